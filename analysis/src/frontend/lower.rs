@@ -1,0 +1,1214 @@
+//! Lowering of a libclang translation unit into the owned IR.
+//!
+//! The file is parsed without `-fopenmp`, so directive bodies are ordinary statements; the
+//! `#pragma omp` lines are parsed separately (see `pragma`) and attached here to the statement
+//! that follows each one. Every libclang call goes through `libclang.rs`; cursors are
+//! collected in the visitor callback and processed outside it, so nothing unwinds through C.
+
+use super::libclang::{self as lc, TranslationUnit};
+use super::source::SourceText;
+use crate::ir::{
+    BinaryOp, Callee, Diagnostic, DirId, DirectiveInfo, Expr, ExprId, ExprKind, ForLoop, FuncId,
+    Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
+    TypeKind, UnaryOp, Var, VarId,
+};
+use crate::pragma::{ClauseKind, Directive, DirectiveKind};
+use clang_sys::*;
+use std::collections::HashMap;
+
+/// libclang's builtin type kinds (`CXType_Bool` … `CXType_Ibm128`).
+const BUILTIN_TYPES: std::ops::RangeInclusive<CXTypeKind> = CXType_Bool..=CXType_Ibm128;
+
+/// Nesting limit for statements and expressions; deeper code becomes opaque.
+const MAX_DEPTH: usize = 512;
+
+/// Maps declaration cursors to ids: `clang_hashCursor` buckets, `clang_equalCursors` within.
+struct CursorMap<T: Copy> {
+    buckets: HashMap<u32, Vec<(CXCursor, T)>>,
+}
+
+impl<T: Copy> CursorMap<T> {
+    fn new() -> Self {
+        CursorMap {
+            buckets: HashMap::new(),
+        }
+    }
+    fn get(&self, c: CXCursor) -> Option<T> {
+        let h = unsafe { clang_hashCursor(c) };
+        self.buckets.get(&h).and_then(|v| {
+            v.iter()
+                .find(|(k, _)| unsafe { clang_equalCursors(*k, c) } != 0)
+                .map(|(_, t)| *t)
+        })
+    }
+    fn insert(&mut self, c: CXCursor, t: T) {
+        let h = unsafe { clang_hashCursor(c) };
+        self.buckets.entry(h).or_default().push((c, t));
+    }
+}
+
+/// A parsed pragma waiting to be attached to the statement that follows it.
+struct PendingPragma {
+    offset: u32,
+    dir: DirId,
+}
+
+/// The arenas of the function being lowered.
+#[derive(Default)]
+struct Bodies {
+    stmts: Vec<Stmt>,
+    exprs: Vec<Expr>,
+    not_analysed: Option<String>,
+    labels_seen: Vec<String>,
+}
+
+pub(super) struct Lowerer<'a> {
+    src: &'a SourceText,
+    module: Module,
+    vars: CursorMap<VarId>,
+    funcs: CursorMap<FuncId>,
+    pragmas: Vec<PendingPragma>,
+    next_pragma: usize,
+    declare_target_depth: u32,
+    cur_func: Option<FuncId>,
+    bodies: Bodies,
+    /// Span of the statement being lowered, for sub-cursors whose extent is unusable.
+    last_span: Span,
+}
+
+impl<'a> Lowerer<'a> {
+    pub(super) fn new(src: &'a SourceText, module: Module, pragma_offsets: Vec<(u32, DirId)>) -> Self {
+        Lowerer {
+            src,
+            module,
+            vars: CursorMap::new(),
+            funcs: CursorMap::new(),
+            pragmas: pragma_offsets
+                .into_iter()
+                .map(|(offset, dir)| PendingPragma { offset, dir })
+                .collect(),
+            next_pragma: 0,
+            declare_target_depth: 0,
+            cur_func: None,
+            bodies: Bodies::default(),
+            last_span: Span::default(),
+        }
+    }
+
+    pub(super) fn finish(mut self) -> Module {
+        // Pragmas after the last declaration.
+        self.top_level_pragmas(u32::MAX);
+        self.module
+    }
+
+    // ----- top level -------------------------------------------------------------------
+
+    pub(super) fn lower_tu(&mut self, tu: &TranslationUnit) {
+        let root = unsafe { clang_getTranslationUnitCursor(tu.tu) };
+        self.decls(root, 0);
+    }
+
+    /// Declarations in a translation unit, namespace, linkage spec or class body.
+    fn decls(&mut self, parent: CXCursor, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        for c in lc::children(parent) {
+            let Some((start, _)) = lc::extent(c) else {
+                continue; // from a header
+            };
+            self.top_level_pragmas(start);
+            match lc::kind(c) {
+                CXCursor_FunctionDecl
+                | CXCursor_CXXMethod
+                | CXCursor_Constructor
+                | CXCursor_Destructor
+                | CXCursor_ConversionFunction
+                | CXCursor_FunctionTemplate => self.function(c),
+                CXCursor_VarDecl => {
+                    let v = self.var_id(c);
+                    if self.declare_target_depth > 0 {
+                        self.module.vars[v.0 as usize].declare_target = true;
+                    }
+                }
+                CXCursor_Namespace
+                | CXCursor_LinkageSpec
+                | CXCursor_StructDecl
+                | CXCursor_ClassDecl
+                | CXCursor_UnionDecl
+                | CXCursor_ClassTemplate
+                | CXCursor_ClassTemplatePartialSpecialization
+                | CXCursor_UnexposedDecl => self.decls(c, depth + 1),
+                _ => {}
+            }
+        }
+    }
+
+    /// Handles file-scope directives (`declare target` and friends) that precede `offset`.
+    fn top_level_pragmas(&mut self, offset: u32) {
+        while let Some(p) = self.pragmas.get(self.next_pragma) {
+            if p.offset >= offset {
+                break;
+            }
+            let dir = p.dir;
+            self.next_pragma += 1;
+            let d = self.module.directives[dir.0 as usize].directive.clone();
+            match d.kind {
+                DirectiveKind::DeclareTarget if d.clauses.is_empty() && d.arguments.is_empty() => {
+                    self.declare_target_depth += 1
+                }
+                DirectiveKind::BeginDeclareTarget => self.declare_target_depth += 1,
+                DirectiveKind::EndDeclareTarget => {
+                    if self.declare_target_depth == 0 {
+                        self.module.diagnostics.push(Diagnostic {
+                            severity: Severity::Error,
+                            span: Some(d.span),
+                            message: "`end declare target` without a matching `declare target`"
+                                .into(),
+                            source: "omplens",
+                        });
+                    }
+                    self.declare_target_depth = self.declare_target_depth.saturating_sub(1)
+                }
+                DirectiveKind::DeclareTarget => self.declare_target_list(&d),
+                _ => {}
+            }
+        }
+    }
+
+    /// `declare target(a, f)` / `declare target enter(a) link(b)`: marks globals and functions
+    /// by name (they are declared before the directive).
+    fn declare_target_list(&mut self, d: &Directive) {
+        let mut names: Vec<&str> = d.arguments.iter().map(|i| i.base.name.as_str()).collect();
+        for c in &d.clauses {
+            if let ClauseKind::To { items, .. } | ClauseKind::Enter(items) | ClauseKind::Link(items) =
+                &c.kind
+            {
+                names.extend(items.iter().map(|i| i.base.name.as_str()));
+            }
+        }
+        for name in names {
+            let mut found = false;
+            for v in self.module.vars.iter_mut() {
+                if v.name == name && matches!(v.storage, Storage::Global | Storage::StaticGlobal) {
+                    v.declare_target = true;
+                    found = true;
+                }
+            }
+            for f in self.module.functions.iter_mut() {
+                if f.name == name {
+                    f.declare_target = true;
+                    found = true;
+                }
+            }
+            if !found {
+                self.module.diagnostics.push(Diagnostic {
+                    severity: Severity::Warning,
+                    span: Some(d.span),
+                    message: format!(
+                        "`{name}` in `declare target` does not name a global variable or function declared before it"
+                    ),
+                    source: "omplens",
+                });
+            }
+        }
+    }
+
+    // ----- declarations ----------------------------------------------------------------
+
+    fn func_id(&mut self, c: CXCursor) -> FuncId {
+        let mut c = c;
+        // A call to a template specialisation refers to its pattern.
+        let tmpl = unsafe { clang_getSpecializedCursorTemplate(c) };
+        if !lc::is_null(tmpl) {
+            c = tmpl;
+        }
+        let canon = lc::canonical(c);
+        if let Some(id) = self.funcs.get(canon) {
+            return id;
+        }
+        let id = FuncId(self.module.functions.len() as u32);
+        self.funcs.insert(canon, id);
+        let name = lc::spelling(c);
+        let is_method = matches!(
+            lc::kind(c),
+            CXCursor_CXXMethod | CXCursor_Constructor | CXCursor_Destructor | CXCursor_ConversionFunction
+        ) && unsafe { clang_CXXMethod_isStatic(c) } == 0;
+        let qualified_name = qualified_name(c, &name);
+        let ret = unsafe { clang_getResultType(lc::cursor_type(c)) };
+        self.module.functions.push(Function {
+            name,
+            qualified_name,
+            params: Vec::new(),
+            return_type: lower_type(ret, 0),
+            has_body: false,
+            in_main_file: lc::location(c).is_some(),
+            span: None,
+            name_span: None,
+            is_method,
+            is_template: lc::kind(c) == CXCursor_FunctionTemplate,
+            declare_target: self.declare_target_depth > 0,
+            body: None,
+            stmts: Vec::new(),
+            exprs: Vec::new(),
+            not_analysed: None,
+        });
+        // Parameters of the first declaration seen; a definition replaces them.
+        let n = unsafe { clang_Cursor_getNumArguments(c) };
+        let params = (0..n.max(0))
+            .map(|i| unsafe { clang_Cursor_getArgument(c, i as u32) })
+            .map(|p| self.new_var(p, Storage::Parameter, Some(id)))
+            .collect();
+        self.module.functions[id.0 as usize].params = params;
+        id
+    }
+
+    fn function(&mut self, c: CXCursor) {
+        let id = self.func_id(c);
+        let is_def = unsafe { clang_isCursorDefinition(c) } != 0;
+        if self.declare_target_depth > 0 {
+            self.module.functions[id.0 as usize].declare_target = true;
+        }
+        let children = lc::children(c);
+        let body = children
+            .iter()
+            .rev()
+            .find(|k| lc::kind(**k) == CXCursor_CompoundStmt)
+            .copied();
+        let (Some(body), true) = (body, is_def) else {
+            // A prototype: record where it is, keep going.
+            let f = &mut self.module.functions[id.0 as usize];
+            if f.span.is_none() {
+                f.span = lc::extent(c).map(|(s, e)| Span { start: s, end: e });
+                f.name_span = name_span(c, &f.name);
+            }
+            return;
+        };
+        // Parameters as the definition names them.
+        let params: Vec<VarId> = children
+            .iter()
+            .filter(|k| lc::kind(**k) == CXCursor_ParmDecl)
+            .map(|p| self.new_var(*p, Storage::Parameter, Some(id)))
+            .collect();
+        self.cur_func = Some(id);
+        self.bodies = Bodies::default();
+        let body_id = self.stmt(body, 0);
+        let bodies = std::mem::take(&mut self.bodies);
+        self.cur_func = None;
+        let f = &mut self.module.functions[id.0 as usize];
+        f.params = params;
+        f.has_body = true;
+        f.in_main_file = true;
+        f.span = lc::extent(c).map(|(s, e)| Span { start: s, end: e });
+        f.name_span = name_span(c, &f.name);
+        f.body = Some(body_id);
+        f.stmts = bodies.stmts;
+        f.exprs = bodies.exprs;
+        f.not_analysed = bodies.not_analysed;
+    }
+
+    fn var_id(&mut self, decl: CXCursor) -> VarId {
+        let canon = lc::canonical(decl);
+        if let Some(v) = self.vars.get(canon) {
+            return v;
+        }
+        let storage = storage_of(decl);
+        let owner = match storage {
+            Storage::Local | Storage::StaticLocal | Storage::Parameter => self.cur_func,
+            _ => None,
+        };
+        self.new_var(decl, storage, owner)
+    }
+
+    fn new_var(&mut self, decl: CXCursor, storage: Storage, function: Option<FuncId>) -> VarId {
+        let canon = lc::canonical(decl);
+        if let Some(v) = self.vars.get(decl) {
+            return v;
+        }
+        let id = VarId(self.module.vars.len() as u32);
+        let name = lc::spelling(decl);
+        let loc = lc::location(decl);
+        let span = loc.map(|s| Span {
+            start: s,
+            end: s + name.len() as u32,
+        });
+        self.module.vars.push(Var {
+            name,
+            ty: lower_type(lc::cursor_type(decl), 0),
+            storage,
+            in_main_file: loc.is_some(),
+            span,
+            function,
+            declare_target: false,
+        });
+        self.vars.insert(decl, id);
+        self.vars.insert(canon, id);
+        id
+    }
+
+    // ----- statements ------------------------------------------------------------------
+
+    fn span(&mut self, c: CXCursor) -> Span {
+        match lc::extent(c) {
+            Some((s, e)) => Span { start: s, end: e },
+            None => self.last_span,
+        }
+    }
+
+    fn add_stmt(&mut self, kind: StmtKind, span: Span) -> StmtId {
+        self.bodies.stmts.push(Stmt { kind, span });
+        StmtId(self.bodies.stmts.len() as u32 - 1)
+    }
+
+    fn add_expr(&mut self, kind: ExprKind, span: Span, class: TypeClass) -> ExprId {
+        self.bodies.exprs.push(Expr { kind, span, class });
+        ExprId(self.bodies.exprs.len() as u32 - 1)
+    }
+
+    /// Pragmas that sit before `offset` and have not been attached yet, in source order.
+    fn take_pragmas(&mut self, offset: u32) -> Vec<DirId> {
+        let mut out = Vec::new();
+        while let Some(p) = self.pragmas.get(self.next_pragma) {
+            if p.offset >= offset {
+                break;
+            }
+            out.push(p.dir);
+            self.next_pragma += 1;
+        }
+        out
+    }
+
+    fn directive_stmt(&mut self, dir: DirId, body: Option<StmtId>) -> StmtId {
+        let d = &self.module.directives[dir.0 as usize];
+        let span = match body {
+            Some(b) => Span {
+                start: d.directive.span.start,
+                end: self.bodies.stmts[b.0 as usize].span.end,
+            },
+            None => d.directive.span,
+        };
+        let info = &mut self.module.directives[dir.0 as usize];
+        info.function = self.cur_func;
+        info.governs = body;
+        self.add_stmt(StmtKind::Omp { directive: dir, body }, span)
+    }
+
+    /// Lowers a statement in statement position, with the pragmas written before it:
+    /// standalone directives come first (as statements of their own), directives with an
+    /// associated statement wrap it, outermost first. Returns one or more statements.
+    fn stmt_in_sequence(&mut self, c: CXCursor, depth: usize, out: &mut Vec<StmtId>) {
+        let start = lc::extent(c).map_or(self.last_span.start, |e| e.0);
+        let pending = self.take_pragmas(start);
+        let mut wrapping = Vec::new();
+        for dir in pending {
+            if self.module.directives[dir.0 as usize]
+                .directive
+                .kind
+                .has_associated_statement()
+            {
+                wrapping.push(dir);
+            } else {
+                if !wrapping.is_empty() {
+                    self.misplaced(dir, "a standalone directive cannot be the body of another directive");
+                }
+                let s = self.directive_stmt(dir, None);
+                out.push(s);
+            }
+        }
+        let mut s = self.stmt(c, depth);
+        for dir in wrapping.into_iter().rev() {
+            s = self.directive_stmt(dir, Some(s));
+        }
+        out.push(s);
+    }
+
+    /// A statement in a single-statement position (loop body, `if` branch).
+    fn sub_stmt(&mut self, c: CXCursor, depth: usize) -> StmtId {
+        let mut v = Vec::new();
+        self.stmt_in_sequence(c, depth, &mut v);
+        if v.len() == 1 {
+            v[0]
+        } else {
+            let span = Span {
+                start: self.bodies.stmts[v[0].0 as usize].span.start,
+                end: self.bodies.stmts[v[v.len() - 1].0 as usize].span.end,
+            };
+            self.add_stmt(StmtKind::Compound(v), span)
+        }
+    }
+
+    /// Pragmas left at the end of a block: standalone ones become statements, others have
+    /// nothing to govern.
+    fn trailing_pragmas(&mut self, end: u32, out: &mut Vec<StmtId>) {
+        for dir in self.take_pragmas(end) {
+            if self.module.directives[dir.0 as usize]
+                .directive
+                .kind
+                .has_associated_statement()
+            {
+                let name = self.module.directives[dir.0 as usize].directive.kind.name();
+                self.misplaced(dir, &format!("`{name}` must be followed by a statement"));
+            }
+            let s = self.directive_stmt(dir, None);
+            out.push(s);
+        }
+    }
+
+    fn misplaced(&mut self, dir: DirId, message: &str) {
+        let span = self.module.directives[dir.0 as usize].directive.span;
+        self.module.diagnostics.push(Diagnostic {
+            severity: Severity::Error,
+            span: Some(span),
+            message: message.to_string(),
+            source: "omplens",
+        });
+    }
+
+    fn stmt(&mut self, c: CXCursor, depth: usize) -> StmtId {
+        let span = self.span(c);
+        self.last_span = span;
+        if depth > MAX_DEPTH {
+            return self.opaque_stmt("statement nested too deeply", span);
+        }
+        let d = depth + 1;
+        let kind = lc::kind(c);
+        let ch = lc::children(c);
+        let sk = match kind {
+            CXCursor_CompoundStmt => {
+                let mut list = Vec::new();
+                for k in ch {
+                    self.stmt_in_sequence(k, d, &mut list);
+                }
+                self.trailing_pragmas(span.end, &mut list);
+                StmtKind::Compound(list)
+            }
+            CXCursor_DeclStmt => self.decl_stmt(&ch, d),
+            CXCursor_IfStmt => self.if_stmt(&ch, span, d),
+            CXCursor_ForStmt => self.for_stmt(c, &ch, d),
+            CXCursor_CXXForRangeStmt => self.range_for(&ch, span, d),
+            CXCursor_WhileStmt if !ch.is_empty() => {
+                let body = self.sub_stmt(ch[ch.len() - 1], d);
+                let cond = if ch.len() >= 2 {
+                    self.cond_expr(ch[ch.len() - 2], d)
+                } else {
+                    self.add_expr(ExprKind::Bool(true), span, TypeClass::Scalar)
+                };
+                StmtKind::While { cond, body }
+            }
+            CXCursor_DoStmt if ch.len() == 2 => {
+                let body = self.sub_stmt(ch[0], d);
+                let cond = self.expr(ch[1], d);
+                StmtKind::Do { body, cond }
+            }
+            CXCursor_SwitchStmt if ch.len() >= 2 => {
+                let init = (ch.len() >= 3).then(|| self.stmt(ch[0], d));
+                let cond = self.cond_expr(ch[ch.len() - 2], d);
+                let body = self.sub_stmt(ch[ch.len() - 1], d);
+                StmtKind::Switch { init, cond, body }
+            }
+            CXCursor_CaseStmt if !ch.is_empty() => {
+                let value = self.expr(ch[0], d);
+                let body = (ch.len() >= 2).then(|| self.sub_stmt(ch[ch.len() - 1], d));
+                StmtKind::Case { value, body }
+            }
+            CXCursor_DefaultStmt => StmtKind::Default {
+                body: ch.last().map(|b| self.sub_stmt(*b, d)),
+            },
+            CXCursor_BreakStmt => StmtKind::Break,
+            CXCursor_ContinueStmt => StmtKind::Continue,
+            CXCursor_ReturnStmt => StmtKind::Return(ch.first().map(|e| self.expr(*e, d))),
+            CXCursor_GotoStmt => {
+                let label = ch.first().map(|l| lc::spelling(*l)).unwrap_or_default();
+                if self.bodies.labels_seen.contains(&label) && self.bodies.not_analysed.is_none()
+                {
+                    let (line, _) = self.line_col(span.start);
+                    self.bodies.not_analysed = Some(format!(
+                        "`goto {label}` at line {line} jumps backwards: loops made with goto are not analysed"
+                    ));
+                }
+                StmtKind::Goto(label)
+            }
+            CXCursor_LabelStmt => {
+                let name = lc::spelling(c);
+                self.bodies.labels_seen.push(name.clone());
+                StmtKind::Label {
+                    name,
+                    body: ch.first().map(|b| self.sub_stmt(*b, d)),
+                }
+            }
+            CXCursor_NullStmt => StmtKind::Null,
+            k if unsafe { clang_isExpression(k) } != 0 => StmtKind::Expr(self.expr(c, d)),
+            CXCursor_AsmStmt | CXCursor_MSAsmStmt => StmtKind::Opaque {
+                what: "inline assembly".into(),
+                exprs: Vec::new(),
+                children: Vec::new(),
+            },
+            _ => {
+                // try/catch, attributed statements, ...: keep the statements inside.
+                let what = lc::take_string(unsafe { clang_getCursorKindSpelling(kind) });
+                let mut exprs = Vec::new();
+                let mut children = Vec::new();
+                for k in ch {
+                    if unsafe { clang_isExpression(lc::kind(k)) } != 0 {
+                        exprs.push(self.expr(k, d));
+                    } else if unsafe { clang_isStatement(lc::kind(k)) } != 0 {
+                        self.stmt_in_sequence(k, d, &mut children);
+                    }
+                }
+                StmtKind::Opaque {
+                    what,
+                    exprs,
+                    children,
+                }
+            }
+        };
+        self.add_stmt(sk, span)
+    }
+
+    fn opaque_stmt(&mut self, what: &str, span: Span) -> StmtId {
+        self.add_stmt(
+            StmtKind::Opaque {
+                what: what.into(),
+                exprs: Vec::new(),
+                children: Vec::new(),
+            },
+            span,
+        )
+    }
+
+    fn line_col(&self, offset: u32) -> (u32, u32) {
+        self.module.line_col(offset)
+    }
+
+    fn decl_stmt(&mut self, ch: &[CXCursor], d: usize) -> StmtKind {
+        let mut decls = Vec::new();
+        for &k in ch {
+            if lc::kind(k) != CXCursor_VarDecl {
+                continue;
+            }
+            let v = self.var_id(k);
+            let init = unsafe { clang_Cursor_getVarDeclInitializer(k) };
+            let init = (!lc::is_null(init)).then(|| self.expr(init, d));
+            decls.push((v, init));
+        }
+        StmtKind::Decl(decls)
+    }
+
+    /// A condition that may declare a variable (`if (T x = e)`): the declaration's initialiser
+    /// becomes the condition, with the variable written by it.
+    fn cond_expr(&mut self, c: CXCursor, d: usize) -> ExprId {
+        if lc::kind(c) == CXCursor_VarDecl {
+            let v = self.var_id(c);
+            let span = self.span(c);
+            let init = unsafe { clang_Cursor_getVarDeclInitializer(c) };
+            let var = self.add_expr(ExprKind::Var(v), span, expr_class(c));
+            if lc::is_null(init) {
+                return var;
+            }
+            let rhs = self.expr(init, d);
+            return self.add_expr(ExprKind::Assign(None, var, rhs), span, expr_class(c));
+        }
+        self.expr(c, d)
+    }
+
+    fn if_stmt(&mut self, ch: &[CXCursor], span: Span, d: usize) -> StmtKind {
+        // Children: [init] [condition variable] cond then [else]. An `else` keyword between
+        // the last two children tells whether the last one is the else branch.
+        let n = ch.len();
+        if n < 2 {
+            let cond = self.add_expr(ExprKind::Bool(true), span, TypeClass::Scalar);
+            let then = self.opaque_stmt("malformed if", span);
+            return StmtKind::If {
+                init: None,
+                cond,
+                then,
+                els: None,
+            };
+        }
+        let has_else = n >= 3 && self.else_between(ch[n - 2], ch[n - 1]);
+        let (cond_i, then_i) = if has_else { (n - 3, n - 2) } else { (n - 2, n - 1) };
+        let init = (cond_i > 0).then(|| self.stmt(ch[0], d));
+        let cond = self.cond_expr(ch[cond_i], d);
+        let then = self.sub_stmt(ch[then_i], d);
+        let els = has_else.then(|| self.sub_stmt(ch[n - 1], d));
+        StmtKind::If {
+            init,
+            cond,
+            then,
+            els,
+        }
+    }
+
+    fn else_between(&self, a: CXCursor, b: CXCursor) -> bool {
+        match (lc::extent(a), lc::extent(b)) {
+            (Some((_, ae)), Some((bs, _))) => self.src.has_keyword_between(ae, bs, "else"),
+            _ => true,
+        }
+    }
+
+    fn for_stmt(&mut self, c: CXCursor, ch: &[CXCursor], d: usize) -> StmtKind {
+        let Some((&body_c, header)) = ch.split_last() else {
+            let body = self.opaque_stmt("malformed for", self.last_span);
+            return StmtKind::For(ForLoop {
+                init: None,
+                cond: None,
+                step: None,
+                body,
+                induction: None,
+            });
+        };
+        // Which header child is init, cond or step: by position against the two `;`.
+        let semis = lc::extent(c).and_then(|(s, e)| self.src.for_header_semicolons(s, e));
+        let mut init_c = None;
+        let mut cond_c = None;
+        let mut step_c = None;
+        for &k in header {
+            let start = lc::extent(k).map(|e| e.0);
+            let slot = match (semis, start) {
+                (Some((s1, s2)), Some(st)) => {
+                    if st < s1 {
+                        0
+                    } else if st < s2 {
+                        1
+                    } else {
+                        2
+                    }
+                }
+                // From a macro: guess from the cursor kinds.
+                _ => match lc::kind(k) {
+                    CXCursor_DeclStmt => 0,
+                    _ if init_c.is_none() && cond_c.is_none() && header.len() == 3 => 0,
+                    _ if cond_c.is_none() => 1,
+                    _ => 2,
+                },
+            };
+            match slot {
+                0 if init_c.is_none() => init_c = Some(k),
+                1 if cond_c.is_none() => cond_c = Some(k),
+                _ => step_c = Some(k),
+            }
+        }
+        let init = init_c.map(|k| self.stmt(k, d));
+        let cond = cond_c.map(|k| self.cond_expr(k, d));
+        let step = step_c.map(|k| self.expr(k, d));
+        let body = self.sub_stmt(body_c, d);
+        let induction = self.induction_var(init, step);
+        StmtKind::For(ForLoop {
+            init,
+            cond,
+            step,
+            body,
+            induction,
+        })
+    }
+
+    /// The variable declared or assigned in `init` that `step` modifies.
+    fn induction_var(&self, init: Option<StmtId>, step: Option<ExprId>) -> Option<VarId> {
+        let init_vars: Vec<VarId> = match init.map(|i| &self.bodies.stmts[i.0 as usize].kind) {
+            Some(StmtKind::Decl(ds)) => ds.iter().map(|d| d.0).collect(),
+            Some(StmtKind::Expr(e)) => self.assigned_vars(*e),
+            _ => Vec::new(),
+        };
+        let stepped = step.map(|s| self.assigned_vars(s)).unwrap_or_default();
+        stepped.into_iter().find(|v| init_vars.contains(v))
+    }
+
+    /// Variables assigned or incremented at the top of `e` (through commas).
+    fn assigned_vars(&self, e: ExprId) -> Vec<VarId> {
+        let ex = &self.bodies.exprs;
+        let var_of = |x: ExprId| match ex[x.0 as usize].kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        };
+        let mut out = Vec::new();
+        let mut stack = vec![e];
+        while let Some(x) = stack.pop() {
+            match &ex[x.0 as usize].kind {
+                ExprKind::Assign(_, l, _) => out.extend(var_of(*l)),
+                ExprKind::Unary(op, v) if op.is_increment() => out.extend(var_of(*v)),
+                ExprKind::Binary(BinaryOp::Comma, a, b) => {
+                    stack.push(*b);
+                    stack.push(*a);
+                }
+                ExprKind::Cast(x) => stack.push(*x),
+                _ => {}
+            }
+        }
+        out
+    }
+
+    fn range_for(&mut self, ch: &[CXCursor], span: Span, d: usize) -> StmtKind {
+        let var_c = ch.iter().find(|k| lc::kind(**k) == CXCursor_VarDecl).copied();
+        let (Some(var_c), true) = (var_c, ch.len() >= 3) else {
+            return StmtKind::Opaque {
+                what: "range-based for".into(),
+                exprs: Vec::new(),
+                children: Vec::new(),
+            };
+        };
+        let var = self.var_id(var_c);
+        let range = self.expr(ch[ch.len() - 2], d);
+        let body = self.sub_stmt(ch[ch.len() - 1], d);
+        let _ = span;
+        StmtKind::RangeFor { var, range, body }
+    }
+
+    // ----- expressions -----------------------------------------------------------------
+
+    fn expr(&mut self, c: CXCursor, depth: usize) -> ExprId {
+        let span = self.span(c);
+        let class = expr_class(c);
+        if depth > MAX_DEPTH {
+            return self.add_expr(
+                ExprKind::Other {
+                    what: "expression nested too deeply".into(),
+                    children: Vec::new(),
+                },
+                span,
+                class,
+            );
+        }
+        let d = depth + 1;
+        let kind = lc::kind(c);
+        let ek = match kind {
+            CXCursor_UnexposedExpr | CXCursor_ParenExpr => {
+                let ch = lc::children(c);
+                if ch.len() == 1 {
+                    return self.expr(ch[0], d);
+                }
+                self.other("expression", &ch, d)
+            }
+            CXCursor_DeclRefExpr => self.decl_ref(c),
+            CXCursor_MemberRefExpr => {
+                let ch = lc::children(c);
+                let base = ch
+                    .iter()
+                    .find(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
+                    .map(|b| self.expr(*b, d));
+                let arrow = match base {
+                    Some(b) => matches!(
+                        self.bodies.exprs[b.0 as usize].class,
+                        TypeClass::Pointer | TypeClass::PointerToConst
+                    ) || self.arrow_before(c),
+                    None => true,
+                };
+                ExprKind::Member {
+                    base,
+                    field: lc::spelling(c),
+                    arrow,
+                }
+            }
+            CXCursor_ArraySubscriptExpr => {
+                let ch = lc::children(c);
+                if ch.len() == 2 {
+                    let b = self.expr(ch[0], d);
+                    let i = self.expr(ch[1], d);
+                    ExprKind::Subscript(b, i)
+                } else {
+                    self.other("subscript", &ch, d)
+                }
+            }
+            CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
+                let ch = lc::children(c);
+                if ch.len() != 2 {
+                    self.other("binary operator", &ch, d)
+                } else {
+                    let l = self.expr(ch[0], d);
+                    let r = self.expr(ch[1], d);
+                    let op = unsafe { clang_getCursorBinaryOperatorKind(c) };
+                    match binary_op(op) {
+                        BinOpKind::Plain(op) => ExprKind::Binary(op, l, r),
+                        BinOpKind::Assign(op) => ExprKind::Assign(op, l, r),
+                        BinOpKind::Unknown => ExprKind::Other {
+                            what: "binary operator".into(),
+                            children: vec![l, r],
+                        },
+                    }
+                }
+            }
+            CXCursor_UnaryOperator => {
+                let ch = lc::children(c);
+                let op = unary_op(unsafe { clang_getCursorUnaryOperatorKind(c) });
+                match (op, ch.len()) {
+                    (Some(op), 1) => ExprKind::Unary(op, self.expr(ch[0], d)),
+                    _ => self.other("unary operator", &ch, d),
+                }
+            }
+            CXCursor_CallExpr => self.call(c, d),
+            CXCursor_CStyleCastExpr
+            | CXCursor_CXXStaticCastExpr
+            | CXCursor_CXXDynamicCastExpr
+            | CXCursor_CXXReinterpretCastExpr
+            | CXCursor_CXXConstCastExpr
+            | CXCursor_CXXFunctionalCastExpr => {
+                let ch = lc::children(c);
+                match ch
+                    .iter()
+                    .rev()
+                    .find(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
+                {
+                    Some(x) => ExprKind::Cast(self.expr(*x, d)),
+                    None => self.other("cast", &ch, d),
+                }
+            }
+            CXCursor_IntegerLiteral => {
+                let text = self.src.text(span).to_string();
+                let value = parse_int(&text).or_else(|| lc::evaluate_int(c));
+                ExprKind::Int { text, value }
+            }
+            CXCursor_FloatingLiteral => ExprKind::Float(self.src.text(span).to_string()),
+            CXCursor_CharacterLiteral => ExprKind::Char(self.src.text(span).to_string()),
+            CXCursor_StringLiteral => ExprKind::Str,
+            CXCursor_CXXBoolLiteralExpr => ExprKind::Bool(self.src.text(span) == "true"),
+            CXCursor_CXXNullPtrLiteralExpr | CXCursor_GNUNullExpr => ExprKind::NullPtr,
+            CXCursor_CXXThisExpr => ExprKind::This,
+            CXCursor_ConditionalOperator => {
+                let ch = lc::children(c);
+                if ch.len() == 3 {
+                    let a = self.expr(ch[0], d);
+                    let b = self.expr(ch[1], d);
+                    let e = self.expr(ch[2], d);
+                    ExprKind::Cond(a, b, e)
+                } else {
+                    self.other("conditional", &ch, d)
+                }
+            }
+            CXCursor_UnaryExpr => ExprKind::SizeOf(lc::evaluate_int(c)),
+            CXCursor_InitListExpr => {
+                let ch = lc::children(c);
+                ExprKind::InitList(ch.iter().map(|k| self.expr(*k, d)).collect())
+            }
+            CXCursor_LambdaExpr => {
+                self.module.diagnostics.push(Diagnostic {
+                    severity: Severity::Note,
+                    span: Some(span),
+                    message: "the body of this lambda is not analysed: its accesses and any \
+                              OpenMP directives inside it are ignored"
+                        .into(),
+                    source: "omplens",
+                });
+                // Directives inside the lambda would otherwise attach to the next statement.
+                while self
+                    .pragmas
+                    .get(self.next_pragma)
+                    .is_some_and(|p| p.offset < span.end)
+                {
+                    self.next_pragma += 1;
+                }
+                ExprKind::Lambda
+            }
+            _ => {
+                let ch = lc::children(c);
+                let what = lc::take_string(unsafe { clang_getCursorKindSpelling(kind) });
+                let exprs: Vec<CXCursor> = ch
+                    .into_iter()
+                    .filter(|k| unsafe { clang_isExpression(lc::kind(*k)) } != 0)
+                    .collect();
+                self.other(&what, &exprs, d)
+            }
+        };
+        self.add_expr(ek, span, class)
+    }
+
+    fn other(&mut self, what: &str, ch: &[CXCursor], d: usize) -> ExprKind {
+        let children = ch
+            .iter()
+            .filter(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
+            .map(|k| self.expr(*k, d))
+            .collect();
+        ExprKind::Other {
+            what: what.to_string(),
+            children,
+        }
+    }
+
+    fn arrow_before(&self, member: CXCursor) -> bool {
+        lc::location(member).is_some_and(|o| self.src.preceded_by(o, "->"))
+    }
+
+    fn decl_ref(&mut self, c: CXCursor) -> ExprKind {
+        let r = lc::referenced(c);
+        if lc::is_null(r) {
+            return ExprKind::Other {
+                what: format!("unresolved `{}`", lc::spelling(c)),
+                children: Vec::new(),
+            };
+        }
+        match lc::kind(r) {
+            CXCursor_VarDecl | CXCursor_ParmDecl => ExprKind::Var(self.var_id(r)),
+            CXCursor_FunctionDecl
+            | CXCursor_CXXMethod
+            | CXCursor_FunctionTemplate
+            | CXCursor_Constructor => ExprKind::Func(self.func_id(r)),
+            CXCursor_EnumConstantDecl => ExprKind::Int {
+                text: lc::spelling(r),
+                value: Some(unsafe { clang_getEnumConstantDeclValue(r) }),
+            },
+            _ => ExprKind::Other {
+                what: format!("`{}`", lc::spelling(c)),
+                children: Vec::new(),
+            },
+        }
+    }
+
+    fn call(&mut self, c: CXCursor, d: usize) -> ExprKind {
+        let ch = lc::children(c);
+        let target = lc::referenced(c);
+        let callee_id = match lc::kind(target) {
+            CXCursor_FunctionDecl
+            | CXCursor_CXXMethod
+            | CXCursor_Constructor
+            | CXCursor_Destructor
+            | CXCursor_ConversionFunction
+            | CXCursor_FunctionTemplate => Some(self.func_id(target)),
+            _ => None,
+        };
+        let n = unsafe { clang_Cursor_getNumArguments(c) }.max(0) as u32;
+        let arg_cursors: Vec<CXCursor> = (0..n)
+            .map(|i| unsafe { clang_Cursor_getArgument(c, i) })
+            .filter(|a| !lc::is_null(*a))
+            .collect();
+        let is_member = callee_id.is_some_and(|f| self.module.functions[f.0 as usize].is_method);
+        let n_params = callee_id.map_or(0, |f| self.module.functions[f.0 as usize].params.len());
+        let mut receiver = None;
+        let mut args_c: &[CXCursor] = &arg_cursors;
+        // `obj.m(args)` / `p->m(args)`: the first child is the member reference.
+        if let Some(first) = ch.first() {
+            if lc::kind(*first) == CXCursor_MemberRefExpr && is_member {
+                let base = lc::children(*first)
+                    .into_iter()
+                    .find(|k| unsafe { clang_isExpression(lc::kind(*k)) } != 0);
+                receiver = base.map(|b| self.expr(b, d));
+            }
+        }
+        // An overloaded member operator (`v[i]`): the object is the first argument.
+        if receiver.is_none() && is_member && arg_cursors.len() == n_params + 1 {
+            receiver = Some(self.expr(arg_cursors[0], d));
+            args_c = &arg_cursors[1..];
+        }
+        let callee = match callee_id {
+            Some(f) => Callee::Direct(f),
+            None => {
+                // Through a function pointer, or unresolved: the first child is the callee.
+                match ch.first() {
+                    Some(first) if n as usize + 1 == ch.len() => {
+                        Callee::Indirect(self.expr(*first, d))
+                    }
+                    _ => Callee::Named(lc::spelling(c)),
+                }
+            }
+        };
+        let args = args_c.iter().map(|a| self.expr(*a, d)).collect();
+        ExprKind::Call {
+            callee,
+            receiver,
+            args,
+        }
+    }
+}
+
+enum BinOpKind {
+    Plain(BinaryOp),
+    Assign(Option<BinaryOp>),
+    Unknown,
+}
+
+fn binary_op(k: CXBinaryOperatorKind) -> BinOpKind {
+    use BinOpKind::*;
+    use BinaryOp as B;
+    match k {
+        CXBinaryOperator_PtrMemD => Plain(B::PtrMemD),
+        CXBinaryOperator_PtrMemI => Plain(B::PtrMemI),
+        CXBinaryOperator_Mul => Plain(B::Mul),
+        CXBinaryOperator_Div => Plain(B::Div),
+        CXBinaryOperator_Rem => Plain(B::Rem),
+        CXBinaryOperator_Add => Plain(B::Add),
+        CXBinaryOperator_Sub => Plain(B::Sub),
+        CXBinaryOperator_Shl => Plain(B::Shl),
+        CXBinaryOperator_Shr => Plain(B::Shr),
+        CXBinaryOperator_Cmp => Plain(B::Cmp3),
+        CXBinaryOperator_LT => Plain(B::Lt),
+        CXBinaryOperator_GT => Plain(B::Gt),
+        CXBinaryOperator_LE => Plain(B::Le),
+        CXBinaryOperator_GE => Plain(B::Ge),
+        CXBinaryOperator_EQ => Plain(B::Eq),
+        CXBinaryOperator_NE => Plain(B::Ne),
+        CXBinaryOperator_And => Plain(B::BitAnd),
+        CXBinaryOperator_Xor => Plain(B::BitXor),
+        CXBinaryOperator_Or => Plain(B::BitOr),
+        CXBinaryOperator_LAnd => Plain(B::And),
+        CXBinaryOperator_LOr => Plain(B::Or),
+        CXBinaryOperator_Assign => Assign(None),
+        CXBinaryOperator_MulAssign => Assign(Some(B::Mul)),
+        CXBinaryOperator_DivAssign => Assign(Some(B::Div)),
+        CXBinaryOperator_RemAssign => Assign(Some(B::Rem)),
+        CXBinaryOperator_AddAssign => Assign(Some(B::Add)),
+        CXBinaryOperator_SubAssign => Assign(Some(B::Sub)),
+        CXBinaryOperator_ShlAssign => Assign(Some(B::Shl)),
+        CXBinaryOperator_ShrAssign => Assign(Some(B::Shr)),
+        CXBinaryOperator_AndAssign => Assign(Some(B::BitAnd)),
+        CXBinaryOperator_XorAssign => Assign(Some(B::BitXor)),
+        CXBinaryOperator_OrAssign => Assign(Some(B::BitOr)),
+        CXBinaryOperator_Comma => Plain(B::Comma),
+        _ => Unknown,
+    }
+}
+
+fn unary_op(k: CXUnaryOperatorKind) -> Option<UnaryOp> {
+    use UnaryOp as U;
+    Some(match k {
+        CXUnaryOperator_PostInc => U::PostInc,
+        CXUnaryOperator_PostDec => U::PostDec,
+        CXUnaryOperator_PreInc => U::PreInc,
+        CXUnaryOperator_PreDec => U::PreDec,
+        CXUnaryOperator_AddrOf => U::AddrOf,
+        CXUnaryOperator_Deref => U::Deref,
+        CXUnaryOperator_Plus => U::Plus,
+        CXUnaryOperator_Minus => U::Minus,
+        CXUnaryOperator_Not => U::BitNot,
+        CXUnaryOperator_LNot => U::Not,
+        CXUnaryOperator_Real => U::Real,
+        CXUnaryOperator_Imag => U::Imag,
+        CXUnaryOperator_Extension => U::Extension,
+        _ => return None,
+    })
+}
+
+/// Parses a C integer literal (decimal, hex, octal, binary; suffixes ignored).
+fn parse_int(text: &str) -> Option<i64> {
+    let t = text.trim_end_matches(['u', 'U', 'l', 'L', 'z', 'Z']).replace('\'', "");
+    let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        (h.to_string(), 16)
+    } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
+        (b.to_string(), 2)
+    } else if t.len() > 1 && t.starts_with('0') {
+        (t[1..].to_string(), 8)
+    } else {
+        (t, 10)
+    };
+    i64::from_str_radix(&digits, radix).ok()
+}
+
+fn storage_of(decl: CXCursor) -> Storage {
+    if lc::kind(decl) == CXCursor_ParmDecl {
+        return Storage::Parameter;
+    }
+    let static_ = unsafe { clang_Cursor_getStorageClass(decl) } == CX_SC_Static;
+    let parent = unsafe { clang_getCursorSemanticParent(decl) };
+    let in_function = matches!(
+        lc::kind(parent),
+        CXCursor_FunctionDecl
+            | CXCursor_CXXMethod
+            | CXCursor_Constructor
+            | CXCursor_Destructor
+            | CXCursor_ConversionFunction
+            | CXCursor_FunctionTemplate
+            | CXCursor_LambdaExpr
+    );
+    match (in_function, static_) {
+        (true, true) => Storage::StaticLocal,
+        (true, false) => Storage::Local,
+        (false, true) => Storage::StaticGlobal,
+        (false, false) => Storage::Global,
+    }
+}
+
+fn qualified_name(c: CXCursor, name: &str) -> String {
+    let mut parts = vec![name.to_string()];
+    let mut p = unsafe { clang_getCursorSemanticParent(c) };
+    let mut guard = 0;
+    while !lc::is_null(p) && guard < 64 {
+        guard += 1;
+        match lc::kind(p) {
+            CXCursor_Namespace | CXCursor_StructDecl | CXCursor_ClassDecl | CXCursor_ClassTemplate
+            | CXCursor_UnionDecl => parts.push(lc::spelling(p)),
+            CXCursor_TranslationUnit => break,
+            _ => {}
+        }
+        p = unsafe { clang_getCursorSemanticParent(p) };
+    }
+    parts.reverse();
+    parts.join("::")
+}
+
+fn name_span(c: CXCursor, name: &str) -> Option<Span> {
+    lc::location(c).map(|s| Span {
+        start: s,
+        end: s + name.len() as u32,
+    })
+}
+
+/// The coarse type class of an expression cursor.
+fn expr_class(c: CXCursor) -> TypeClass {
+    let t = unsafe { clang_getCanonicalType(lc::cursor_type(c)) };
+    match t.kind {
+        CXType_Invalid => TypeClass::Unknown,
+        CXType_Void => TypeClass::Void,
+        CXType_Pointer | CXType_BlockPointer | CXType_ObjCObjectPointer => {
+            let pointee = unsafe { clang_getPointeeType(t) };
+            if unsafe { clang_isConstQualifiedType(pointee) } != 0 {
+                TypeClass::PointerToConst
+            } else {
+                TypeClass::Pointer
+            }
+        }
+        CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray
+        | CXType_DependentSizedArray => TypeClass::Array,
+        CXType_Record => TypeClass::Record,
+        CXType_Dependent | CXType_Unexposed => TypeClass::Dependent,
+        k if BUILTIN_TYPES.contains(&k) || k == CXType_Enum => {
+            TypeClass::Scalar
+        }
+        _ => TypeClass::Unknown,
+    }
+}
+
+/// Lowers a clang type (shape, size, const-ness), following pointers and arrays.
+pub(super) fn lower_type(t: CXType, depth: usize) -> Type {
+    let spelling = lc::type_spelling(t);
+    let is_const = unsafe { clang_isConstQualifiedType(t) } != 0;
+    let size = unsafe { clang_Type_getSizeOf(t) };
+    let size = (size >= 0).then_some(size as u64);
+    let canon = unsafe { clang_getCanonicalType(t) };
+    let kind = if depth > 16 {
+        TypeKind::Other
+    } else {
+        match canon.kind {
+            CXType_Void => TypeKind::Void,
+            CXType_Bool => TypeKind::Bool,
+            CXType_Float | CXType_Double | CXType_LongDouble | CXType_Half | CXType_Float16
+            | CXType_Float128 => TypeKind::Floating,
+            k if BUILTIN_TYPES.contains(&k) => TypeKind::Integer,
+            CXType_Enum => TypeKind::Enum,
+            CXType_Pointer | CXType_BlockPointer => {
+                TypeKind::Pointer(Box::new(lower_type(unsafe { clang_getPointeeType(t) }, depth + 1)))
+            }
+            CXType_LValueReference | CXType_RValueReference => TypeKind::Reference(Box::new(
+                lower_type(unsafe { clang_getPointeeType(t) }, depth + 1),
+            )),
+            CXType_ConstantArray => TypeKind::Array {
+                element: Box::new(lower_type(unsafe { clang_getArrayElementType(canon) }, depth + 1)),
+                len: u64::try_from(unsafe { clang_getArraySize(canon) }).ok(),
+            },
+            CXType_IncompleteArray | CXType_VariableArray | CXType_DependentSizedArray => {
+                TypeKind::Array {
+                    element: Box::new(lower_type(
+                        unsafe { clang_getArrayElementType(canon) },
+                        depth + 1,
+                    )),
+                    len: None,
+                }
+            }
+            CXType_Record => TypeKind::Record(lc::type_spelling(canon)),
+            CXType_FunctionProto | CXType_FunctionNoProto => TypeKind::Function,
+            CXType_Dependent | CXType_Unexposed => TypeKind::Dependent,
+            _ => TypeKind::Other,
+        }
+    };
+    Type {
+        spelling,
+        kind,
+        size,
+        is_const,
+    }
+}

@@ -1,0 +1,173 @@
+//! libclang → IR. The only module that touches clang-sys.
+//!
+//! The front end never fails on bad code: a file libclang cannot parse well yields a partial
+//! module plus diagnostics. It fails only when there is nothing to analyse at all (libclang
+//! missing, file unreadable, libclang refusing the arguments).
+
+pub mod flags;
+mod libclang;
+mod lower;
+mod source;
+
+use crate::ir::{self, Diagnostic, DirId, DirectiveInfo, Language, Module, Severity, Span};
+use crate::pragma;
+use std::path::Path;
+
+pub use flags::{CompileFlags, FlagsOrigin};
+
+#[derive(Debug, thiserror::Error)]
+pub enum FrontendError {
+    #[error("{0}")]
+    Libclang(String),
+    #[error("cannot read {path}: {source}")]
+    Read {
+        path: String,
+        source: std::io::Error,
+    },
+    #[error("libclang could not parse {path}: {why}. Check the compile flags ({flags})")]
+    Parse {
+        path: String,
+        why: String,
+        flags: String,
+    },
+}
+
+/// Loads libclang on this thread; an error says how to install it.
+pub fn ensure_libclang() -> Result<(), FrontendError> {
+    libclang::ensure_loaded().map_err(FrontendError::Libclang)
+}
+
+/// The version string of the libclang in use.
+pub fn libclang_version() -> Result<String, FrontendError> {
+    ensure_libclang()?;
+    Ok(libclang::version())
+}
+
+/// Lowers `path` (or `contents`, an unsaved buffer for it) compiled with `args`.
+pub fn lower_file(path: &Path, contents: Option<&str>, args: &[String]) -> Result<Module, FrontendError> {
+    ensure_libclang()?;
+    let path_str = path.display().to_string();
+    let text = match contents {
+        Some(c) => c.to_string(),
+        None => std::fs::read(path)
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .map_err(|source| FrontendError::Read {
+                path: path_str.clone(),
+                source,
+            })?,
+    };
+    let tu = libclang::parse(&path_str, args, contents).map_err(|why| FrontendError::Parse {
+        path: path_str.clone(),
+        why,
+        flags: if args.is_empty() {
+            "none".to_string()
+        } else {
+            args.join(" ")
+        },
+    })?;
+    let src = source::SourceText::new(text);
+    let mut module = Module {
+        path: path_str.clone(),
+        language: Some(language_of(path, args)),
+        source_len: src.text.len() as u32,
+        line_starts: ir::line_starts(&src.text),
+        ..Module::default()
+    };
+    let skipped = libclang::skipped_ranges(&tu, &path_str);
+    let offsets = collect_directives(&src, &skipped, &mut module);
+    clang_diagnostics(&tu, &mut module);
+    for span in src.operator_pragmas() {
+        module.diagnostics.push(Diagnostic {
+            severity: Severity::Note,
+            span: Some(span),
+            message: "OpenMP directives written with `_Pragma` are not analysed; write them \
+                      as `#pragma omp` lines for omplens to see them"
+                .into(),
+            source: "omplens",
+        });
+    }
+    let mut lowerer = lower::Lowerer::new(&src, module, offsets);
+    lowerer.lower_tu(&tu);
+    let mut module = lowerer.finish();
+    module
+        .diagnostics
+        .sort_by_key(|d| (d.span.map(|s| s.start), d.severity));
+    Ok(module)
+}
+
+fn language_of(path: &Path, args: &[String]) -> Language {
+    if let Some(i) = args.iter().position(|a| a == "-x") {
+        if let Some(l) = args.get(i + 1) {
+            return if l.starts_with("c++") {
+                Language::Cxx
+            } else {
+                Language::C
+            };
+        }
+    }
+    match path.extension().and_then(|e| e.to_str()) {
+        Some("c") | Some("h") => Language::C,
+        _ => Language::Cxx,
+    }
+}
+
+/// Finds and parses every `#pragma omp` outside skipped preprocessor blocks, registering the
+/// directives in the module. Returns (offset, id) of each, in source order.
+fn collect_directives(
+    src: &source::SourceText,
+    skipped: &[(u32, u32)],
+    module: &mut Module,
+) -> Vec<(u32, DirId)> {
+    let mut out = Vec::new();
+    for raw in pragma::scan_pragmas(&src.text) {
+        if skipped
+            .iter()
+            .any(|&(s, e)| raw.span.start >= s && raw.span.start < e)
+        {
+            continue;
+        }
+        let parsed = pragma::parse_pragma(&raw.text, raw.span.start);
+        for d in parsed.diagnostics {
+            module.diagnostics.push(Diagnostic {
+                severity: match d.severity {
+                    pragma::Severity::Error => Severity::Error,
+                    pragma::Severity::Warning => Severity::Warning,
+                },
+                span: Some(d.span),
+                message: d.message,
+                source: "pragma",
+            });
+        }
+        if let Some(directive) = parsed.directive {
+            let id = DirId(module.directives.len() as u32);
+            out.push((raw.span.start, id));
+            module.directives.push(DirectiveInfo {
+                directive,
+                function: None,
+                governs: None,
+            });
+        }
+    }
+    out
+}
+
+fn clang_diagnostics(tu: &libclang::TranslationUnit, module: &mut Module) {
+    use clang_sys::*;
+    for d in libclang::diagnostics(tu) {
+        let severity = match d.severity {
+            CXDiagnostic_Error | CXDiagnostic_Fatal => Severity::Error,
+            CXDiagnostic_Warning => Severity::Warning,
+            _ => continue,
+        };
+        let (span, message) = match d.offset {
+            Some(o) => (Some(Span { start: o, end: o }), d.message),
+            None => (None, format!("{}: {}", d.location, d.message)),
+        };
+        module.diagnostics.push(Diagnostic {
+            severity,
+            span,
+            message,
+            source: "clang",
+        });
+    }
+}

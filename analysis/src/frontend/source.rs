@@ -1,0 +1,185 @@
+//! Questions about the raw text of the main file that libclang does not answer directly.
+//! All offsets are byte offsets; every lookup is bounds-checked.
+
+use crate::ir::Span;
+
+pub struct SourceText {
+    pub text: String,
+}
+
+impl SourceText {
+    pub fn new(text: String) -> Self {
+        SourceText { text }
+    }
+
+    fn bytes(&self) -> &[u8] {
+        self.text.as_bytes()
+    }
+
+    /// The text of a span (empty when out of range or not on char boundaries).
+    pub fn text(&self, s: Span) -> &str {
+        self.text
+            .get(s.start as usize..s.end as usize)
+            .unwrap_or_default()
+    }
+
+    /// Whether the identifier `kw` appears as a whole word between two offsets, outside
+    /// comments.
+    pub fn has_keyword_between(&self, from: u32, to: u32, kw: &str) -> bool {
+        let b = self.bytes();
+        let (from, to) = (from as usize, (to as usize).min(b.len()));
+        let mut i = from;
+        while i < to {
+            if b[i..].starts_with(b"//") {
+                while i < to && b[i] != b'\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            if b[i..].starts_with(b"/*") {
+                i += 2;
+                while i < to && !b[i..].starts_with(b"*/") {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            if b[i..].starts_with(kw.as_bytes())
+                && (i == 0 || !is_ident(b[i - 1]))
+                && b.get(i + kw.len()).is_none_or(|c| !is_ident(*c))
+                && i + kw.len() <= to
+            {
+                return true;
+            }
+            i += 1;
+        }
+        false
+    }
+
+    /// Offsets of the two top-level `;` in the header of the `for` statement spanning
+    /// `start..end`, or None if the header is not plainly written there (e.g. a macro).
+    pub fn for_header_semicolons(&self, start: u32, end: u32) -> Option<(u32, u32)> {
+        let b = self.bytes();
+        let (mut i, end) = (start as usize, (end as usize).min(b.len()));
+        if !b.get(i..)?.starts_with(b"for") {
+            return None;
+        }
+        i += 3;
+        while i < end && b[i] != b'(' {
+            if !b[i].is_ascii_whitespace() {
+                return None;
+            }
+            i += 1;
+        }
+        let mut depth = 0i32;
+        let mut semis = Vec::with_capacity(2);
+        while i < end {
+            match b[i] {
+                b'(' | b'[' | b'{' => depth += 1,
+                b')' | b']' | b'}' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        break;
+                    }
+                }
+                b';' if depth == 1 => semis.push(i as u32),
+                b'"' | b'\'' => i = skip_literal(b, i, end),
+                b'/' if b.get(i + 1) == Some(&b'/') => {
+                    while i < end && b[i] != b'\n' {
+                        i += 1;
+                    }
+                }
+                b'/' if b.get(i + 1) == Some(&b'*') => {
+                    i += 2;
+                    while i + 1 < end && !(b[i] == b'*' && b[i + 1] == b'/') {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+                _ => {}
+            }
+            i += 1;
+        }
+        match semis[..] {
+            [a, b] => Some((a, b)),
+            _ => None,
+        }
+    }
+
+    /// Whether the text just before `offset`, skipping whitespace, ends with `tok`.
+    pub fn preceded_by(&self, offset: u32, tok: &str) -> bool {
+        let Some(before) = self.text.get(..offset as usize) else {
+            return false;
+        };
+        before.trim_end().ends_with(tok)
+    }
+
+    /// Offsets of `_Pragma("omp ...")` / `__pragma(omp ...)` occurrences, which omplens does
+    /// not see as directives.
+    pub fn operator_pragmas(&self) -> Vec<Span> {
+        let mut out = Vec::new();
+        for pat in ["_Pragma", "__pragma"] {
+            for (i, _) in self.text.match_indices(pat) {
+                let rest = &self.text[i + pat.len()..];
+                let rest = rest.trim_start().trim_start_matches('(').trim_start();
+                let rest = rest.trim_start_matches('"').trim_start();
+                if rest.starts_with("omp") {
+                    out.push(Span {
+                        start: i as u32,
+                        end: (i + pat.len()) as u32,
+                    });
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+}
+
+fn is_ident(c: u8) -> bool {
+    c.is_ascii_alphanumeric() || c == b'_'
+}
+
+/// Index of the closing quote of the literal that opens at `i`.
+fn skip_literal(b: &[u8], mut i: usize, end: usize) -> usize {
+    let q = b[i];
+    i += 1;
+    while i < end && b[i] != q {
+        if b[i] == b'\\' {
+            i += 1;
+        }
+        i += 1;
+    }
+    i
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn finds_for_header_semicolons() {
+        let s = SourceText::new("for (int i = f(a;b); i < n; ++i) {}".into());
+        // The `;` inside the call's parens is not top level... but it is inside `(`, depth 2.
+        assert_eq!(s.for_header_semicolons(0, 36), Some((19, 26)));
+        let s = SourceText::new("for(;;) x;".into());
+        assert_eq!(s.for_header_semicolons(0, 10), Some((4, 5)));
+        let s = SourceText::new("FOREACH(i) x;".into());
+        assert_eq!(s.for_header_semicolons(0, 13), None);
+    }
+
+    #[test]
+    fn keyword_outside_comments() {
+        let s = SourceText::new("a; /* else */ // else\n else b;".into());
+        assert!(s.has_keyword_between(0, 30, "else"));
+        assert!(!s.has_keyword_between(0, 22, "else"));
+        let s = SourceText::new("x; elsewhere();".into());
+        assert!(!s.has_keyword_between(0, 15, "else"));
+    }
+
+    #[test]
+    fn finds_operator_pragmas() {
+        let s = SourceText::new("#define K _Pragma(\"omp target\")\n_Pragma(\"once\")".into());
+        assert_eq!(s.operator_pragmas().len(), 1);
+    }
+}

@@ -1,0 +1,323 @@
+//! Memory accesses of an expression tree, classified read / write / read-write / unknown.
+//!
+//! An access names the object touched as a root (a variable or `this`) plus a path of
+//! members, subscripts and dereferences, so `p->f[i] = 0` is a write of `p` → `f` → `[i]`.
+//! Index expressions inside the path are themselves reads. Data passed to a callee by
+//! pointer or reference is `Unknown` here; the interprocedural analysis refines it.
+
+use super::{Callee, ExprId, ExprKind, FuncId, Function, Module, TypeClass, UnaryOp, VarId};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum AccessKind {
+    Read,
+    Write,
+    ReadWrite,
+    /// Passed by address (to a callee, or its address taken): effect not known locally.
+    Unknown,
+}
+
+impl AccessKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            AccessKind::Read => "read",
+            AccessKind::Write => "write",
+            AccessKind::ReadWrite => "read-write",
+            AccessKind::Unknown => "unknown",
+        }
+    }
+    pub fn reads(self) -> bool {
+        matches!(
+            self,
+            AccessKind::Read | AccessKind::ReadWrite | AccessKind::Unknown
+        )
+    }
+    pub fn writes(self) -> bool {
+        matches!(
+            self,
+            AccessKind::Write | AccessKind::ReadWrite | AccessKind::Unknown
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Root {
+    Var(VarId),
+    /// The implicit object of a C++ member function.
+    This,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum PathElem {
+    Member(String),
+    Index(ExprId),
+    Deref,
+}
+
+/// Why an access is `Unknown`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Escape {
+    /// Argument `index` of a call (`None` index: the receiver object of a member call).
+    CallArg {
+        callee: Option<FuncId>,
+        index: Option<usize>,
+    },
+    AddressTaken,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Access {
+    pub root: Root,
+    pub path: Vec<PathElem>,
+    pub kind: AccessKind,
+    /// The whole accessed expression (`a[i]`, not just `a`).
+    pub expr: ExprId,
+    pub escape: Option<Escape>,
+}
+
+impl Access {
+    /// True when the access touches data through the root (an element, a member or a
+    /// pointee) rather than the root variable's own value.
+    pub fn is_indirect(&self) -> bool {
+        !self.path.is_empty()
+    }
+}
+
+/// Accesses of the expressions `roots` of `func`, in evaluation-ish order.
+pub fn accesses(module: &Module, func: &Function, roots: &[ExprId]) -> Vec<Access> {
+    let mut c = Collector {
+        module,
+        func,
+        out: Vec::new(),
+    };
+    for &e in roots {
+        c.visit(e, AccessKind::Read, None);
+    }
+    c.out
+}
+
+/// Accesses of the declaration `var = init`: the initialiser is read, the variable written.
+pub fn decl_accesses(
+    module: &Module,
+    func: &Function,
+    var: VarId,
+    init: Option<ExprId>,
+    decl_expr: ExprId,
+) -> Vec<Access> {
+    let mut out = init
+        .map(|i| accesses(module, func, &[i]))
+        .unwrap_or_default();
+    if init.is_some() {
+        out.push(Access {
+            root: Root::Var(var),
+            path: Vec::new(),
+            kind: AccessKind::Write,
+            expr: decl_expr,
+            escape: None,
+        });
+    }
+    out
+}
+
+struct Collector<'a> {
+    module: &'a Module,
+    func: &'a Function,
+    out: Vec<Access>,
+}
+
+/// Upper bound on recursion so a pathological expression cannot blow the stack.
+const MAX_DEPTH: usize = 2000;
+
+impl Collector<'_> {
+    fn visit(&mut self, e: ExprId, ctx: AccessKind, escape: Option<Escape>) {
+        self.visit_depth(e, ctx, escape, 0)
+    }
+
+    fn visit_depth(&mut self, e: ExprId, ctx: AccessKind, escape: Option<Escape>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        let d = depth + 1;
+        let expr = self.func.expr(e);
+        match &expr.kind {
+            ExprKind::Var(_)
+            | ExprKind::Subscript(..)
+            | ExprKind::Member { .. }
+            | ExprKind::Unary(UnaryOp::Deref, _) => self.lvalue(e, ctx, escape, d),
+            ExprKind::Assign(op, lhs, rhs) => {
+                self.visit_depth(*rhs, AccessKind::Read, None, d);
+                let k = if op.is_some() {
+                    AccessKind::ReadWrite
+                } else {
+                    AccessKind::Write
+                };
+                self.visit_depth(*lhs, k, None, d);
+            }
+            ExprKind::Unary(op, x) if op.is_increment() => {
+                self.visit_depth(*x, AccessKind::ReadWrite, None, d)
+            }
+            ExprKind::Unary(UnaryOp::AddrOf, x) => {
+                // `&x` used as a call argument keeps the call's escape; otherwise the address
+                // escapes locally (e.g. `p = &x`).
+                let esc = escape.unwrap_or(Escape::AddressTaken);
+                self.visit_depth(*x, AccessKind::Unknown, Some(esc), d)
+            }
+            ExprKind::Unary(_, x) | ExprKind::Cast(x) => self.visit_depth(*x, ctx, escape, d),
+            ExprKind::Binary(_, l, r) => {
+                self.visit_depth(*l, AccessKind::Read, None, d);
+                self.visit_depth(*r, AccessKind::Read, None, d);
+            }
+            ExprKind::Cond(c, t, f) => {
+                self.visit_depth(*c, AccessKind::Read, None, d);
+                self.visit_depth(*t, ctx, escape.clone(), d);
+                self.visit_depth(*f, ctx, escape, d);
+            }
+            ExprKind::Call {
+                callee,
+                receiver,
+                args,
+            } => self.call(callee, *receiver, args, d),
+            ExprKind::InitList(items) => {
+                for &i in items {
+                    self.visit_depth(i, AccessKind::Read, None, d);
+                }
+            }
+            ExprKind::Other { children, .. } => {
+                for &i in children {
+                    self.visit_depth(i, AccessKind::Read, None, d);
+                }
+            }
+            ExprKind::Func(_)
+            | ExprKind::Int { .. }
+            | ExprKind::Float(_)
+            | ExprKind::Str
+            | ExprKind::Char(_)
+            | ExprKind::Bool(_)
+            | ExprKind::NullPtr
+            | ExprKind::This
+            | ExprKind::SizeOf(_)
+            | ExprKind::Lambda => {}
+        }
+    }
+
+    fn call(&mut self, callee: &Callee, receiver: Option<ExprId>, args: &[ExprId], d: usize) {
+        let target = match callee {
+            Callee::Direct(f) => Some(*f),
+            Callee::Indirect(e) => {
+                self.visit_depth(*e, AccessKind::Read, None, d);
+                None
+            }
+            Callee::Named(_) => None,
+        };
+        if let Some(r) = receiver {
+            let esc = Escape::CallArg {
+                callee: target,
+                index: None,
+            };
+            self.visit_depth(r, AccessKind::Unknown, Some(esc), d);
+        }
+        let params = target.map(|f| &self.module.function(f).params);
+        for (i, &a) in args.iter().enumerate() {
+            let param_ty = params
+                .and_then(|p| p.get(i))
+                .map(|&v| &self.module.var(v).ty);
+            let by_address = match param_ty {
+                Some(t) => {
+                    let r = t.referent();
+                    (t.is_pointer() && !pointee_is_const(t))
+                        || (!std::ptr::eq(r, t) && !r.is_const)
+                }
+                // Unknown callee or variadic argument: judge from the argument's own type.
+                None => matches!(
+                    self.func.expr(a).class,
+                    TypeClass::Pointer | TypeClass::Array | TypeClass::Dependent
+                ),
+            };
+            if by_address {
+                let esc = Escape::CallArg {
+                    callee: target,
+                    index: Some(i),
+                };
+                self.visit_depth(a, AccessKind::Unknown, Some(esc), d);
+            } else if param_ty.is_some_and(|t| t.is_pointer()) {
+                // Pointer to const: the callee only reads the pointee.
+                self.pointee_read(a, d);
+            } else {
+                self.visit_depth(a, AccessKind::Read, None, d);
+            }
+        }
+    }
+
+    /// An argument passed as pointer-to-const: its pointee is read.
+    fn pointee_read(&mut self, a: ExprId, d: usize) {
+        let before = self.out.len();
+        self.visit_depth(a, AccessKind::Read, None, d);
+        if self.out.len() > before {
+            // The last access is the argument's own lvalue; mark that its pointee is read.
+            if let Some(last) = self.out.last_mut() {
+                if last.expr == a || last.path.is_empty() {
+                    last.path.push(PathElem::Deref);
+                }
+            }
+        }
+    }
+
+    /// An lvalue chain: find its root and path, read the index expressions, record one access.
+    fn lvalue(&mut self, e: ExprId, ctx: AccessKind, escape: Option<Escape>, d: usize) {
+        let mut path = Vec::new();
+        let mut cur = e;
+        let root = loop {
+            if path.len() > MAX_DEPTH {
+                return;
+            }
+            match &self.func.expr(cur).kind {
+                ExprKind::Var(v) => break Some(Root::Var(*v)),
+                ExprKind::This => break Some(Root::This),
+                ExprKind::Subscript(base, idx) => {
+                    self.visit_depth(*idx, AccessKind::Read, None, d);
+                    path.push(PathElem::Index(*idx));
+                    cur = *base;
+                }
+                ExprKind::Member { base, field, arrow } => {
+                    path.push(PathElem::Member(field.clone()));
+                    if *arrow {
+                        path.push(PathElem::Deref);
+                    }
+                    match base {
+                        Some(b) => cur = *b,
+                        None => break Some(Root::This),
+                    }
+                }
+                ExprKind::Unary(UnaryOp::Deref, x) => {
+                    path.push(PathElem::Deref);
+                    cur = *x;
+                }
+                ExprKind::Cast(x) => cur = *x,
+                _ => {
+                    // `f()[i]`, `(p + 1)[i]`, ...: the base is an rvalue; its own accesses
+                    // are reads and the element access has no named root.
+                    self.visit_depth(cur, AccessKind::Read, None, d);
+                    break None;
+                }
+            }
+        };
+        if let Some(root) = root {
+            // Collected outward (for `->` Member then Deref); reversed, the deref of the
+            // pointer precedes the member selection, which is the path convention.
+            path.reverse();
+            self.out.push(Access {
+                root,
+                path,
+                kind: ctx,
+                expr: e,
+                escape,
+            });
+        }
+    }
+}
+
+fn pointee_is_const(t: &super::Type) -> bool {
+    match &t.kind {
+        super::TypeKind::Pointer(p) => p.is_const,
+        _ => false,
+    }
+}

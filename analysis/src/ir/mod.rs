@@ -1,0 +1,435 @@
+//! The owned IR: what the front end lowers a translation unit into.
+//!
+//! Nothing here refers to libclang; every value outlives the translation unit it
+//! came from. Statements and expressions live in per-function arenas so a later
+//! incremental layer can compare one function's IR without looking at others.
+
+pub mod access;
+pub mod cfg;
+pub mod device;
+mod print;
+mod types;
+
+pub use crate::pragma::Span;
+pub use print::render_module;
+pub use types::{Type, TypeKind};
+
+/// Index of a variable in [`Module::vars`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId(pub u32);
+/// Index of a function in [`Module::functions`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct FuncId(pub u32);
+/// Index of a directive in [`Module::directives`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct DirId(pub u32);
+/// Index of a statement in its function's [`Function::stmts`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct StmtId(pub u32);
+/// Index of an expression in its function's [`Function::exprs`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ExprId(pub u32);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    C,
+    Cxx,
+}
+
+/// One lowered main file.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Module {
+    pub path: String,
+    pub language: Option<Language>,
+    /// Length of the main file in bytes; every span is within it.
+    pub source_len: u32,
+    pub vars: Vec<Var>,
+    pub functions: Vec<Function>,
+    /// Every `#pragma omp` of the main file that parsed to a known directive, in source order.
+    pub directives: Vec<DirectiveInfo>,
+    pub diagnostics: Vec<Diagnostic>,
+    /// Start offset of every line (for printing `line:col`).
+    pub line_starts: Vec<u32>,
+}
+
+impl Module {
+    pub fn var(&self, id: VarId) -> &Var {
+        &self.vars[id.0 as usize]
+    }
+    pub fn function(&self, id: FuncId) -> &Function {
+        &self.functions[id.0 as usize]
+    }
+    pub fn directive(&self, id: DirId) -> &DirectiveInfo {
+        &self.directives[id.0 as usize]
+    }
+    /// 1-based line and column of a file offset.
+    pub fn line_col(&self, offset: u32) -> (u32, u32) {
+        let line = match self.line_starts.binary_search(&offset) {
+            Ok(i) => i,
+            Err(i) => i.saturating_sub(1),
+        };
+        let start = self.line_starts.get(line).copied().unwrap_or(0);
+        (line as u32 + 1, offset.saturating_sub(start) + 1)
+    }
+    pub fn globals(&self) -> impl Iterator<Item = (VarId, &Var)> {
+        self.vars
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| matches!(v.storage, Storage::Global | Storage::StaticGlobal))
+            .map(|(i, v)| (VarId(i as u32), v))
+    }
+}
+
+/// Offsets of line starts of `text`.
+pub fn line_starts(text: &str) -> Vec<u32> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
+        .collect()
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Storage {
+    /// File-scope object with external linkage.
+    Global,
+    /// File-scope `static`.
+    StaticGlobal,
+    /// Block-scope `static`.
+    StaticLocal,
+    Local,
+    Parameter,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Var {
+    pub name: String,
+    pub ty: Type,
+    pub storage: Storage,
+    /// Declared in the main file (otherwise in a header).
+    pub in_main_file: bool,
+    /// Span of the declarator name in the main file, when it is there.
+    pub span: Option<Span>,
+    /// Owning function for locals and parameters.
+    pub function: Option<FuncId>,
+    /// Named in a `declare target` directive (lives on the device too).
+    pub declare_target: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Function {
+    pub name: String,
+    /// Qualified name for C++ (`ns::Class::method`), same as `name` in C.
+    pub qualified_name: String,
+    pub params: Vec<VarId>,
+    pub return_type: Type,
+    /// True when this function's body is lowered (a definition in the main file).
+    pub has_body: bool,
+    pub in_main_file: bool,
+    /// Span of the whole definition or declaration in the main file.
+    pub span: Option<Span>,
+    pub name_span: Option<Span>,
+    /// A non-static C++ member function (has `this`).
+    pub is_method: bool,
+    /// A template pattern (analysed once for all instantiations; dependent sizes unknown).
+    pub is_template: bool,
+    /// Enclosed by `declare target` / `begin declare target`, or named in one.
+    pub declare_target: bool,
+    pub body: Option<StmtId>,
+    pub stmts: Vec<Stmt>,
+    pub exprs: Vec<Expr>,
+    /// Why this function is not analysed, if it is not (e.g. `goto`).
+    pub not_analysed: Option<String>,
+}
+
+impl Function {
+    pub fn stmt(&self, id: StmtId) -> &Stmt {
+        &self.stmts[id.0 as usize]
+    }
+    pub fn expr(&self, id: ExprId) -> &Expr {
+        &self.exprs[id.0 as usize]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stmt {
+    pub kind: StmtKind,
+    pub span: Span,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum StmtKind {
+    Compound(Vec<StmtId>),
+    Expr(ExprId),
+    /// Declarations with their initialisers.
+    Decl(Vec<(VarId, Option<ExprId>)>),
+    If {
+        init: Option<StmtId>,
+        cond: ExprId,
+        then: StmtId,
+        els: Option<StmtId>,
+    },
+    For(ForLoop),
+    /// C++ range-based `for (decl : range)`.
+    RangeFor {
+        var: VarId,
+        range: ExprId,
+        body: StmtId,
+    },
+    While {
+        cond: ExprId,
+        body: StmtId,
+    },
+    Do {
+        body: StmtId,
+        cond: ExprId,
+    },
+    Switch {
+        init: Option<StmtId>,
+        cond: ExprId,
+        body: StmtId,
+    },
+    Case {
+        value: ExprId,
+        body: Option<StmtId>,
+    },
+    Default {
+        body: Option<StmtId>,
+    },
+    Break,
+    Continue,
+    Return(Option<ExprId>),
+    Goto(String),
+    Label {
+        name: String,
+        body: Option<StmtId>,
+    },
+    /// An OpenMP directive; `body` is the statement it governs (None for standalone ones).
+    Omp {
+        directive: DirId,
+        body: Option<StmtId>,
+    },
+    Null,
+    /// Something the front end does not model (inline asm, `try`, ...). Accesses inside are
+    /// still collected from `exprs`.
+    Opaque {
+        what: String,
+        exprs: Vec<ExprId>,
+        children: Vec<StmtId>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ForLoop {
+    pub init: Option<StmtId>,
+    pub cond: Option<ExprId>,
+    pub step: Option<ExprId>,
+    pub body: StmtId,
+    /// The induction variable: declared or assigned in `init` and stepped in `step`.
+    pub induction: Option<VarId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Expr {
+    pub kind: ExprKind,
+    pub span: Span,
+    /// Coarse type class of the expression's value.
+    pub class: TypeClass,
+}
+
+/// Enough of an expression's type to classify accesses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypeClass {
+    Scalar,
+    Pointer,
+    /// Pointer to const-qualified data.
+    PointerToConst,
+    Array,
+    Record,
+    Void,
+    Dependent,
+    Unknown,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum ExprKind {
+    Var(VarId),
+    Func(FuncId),
+    /// Integer literal or enumerator, with its value when it fits.
+    Int {
+        text: String,
+        value: Option<i64>,
+    },
+    Float(String),
+    Str,
+    Char(String),
+    Bool(bool),
+    NullPtr,
+    This,
+    Unary(UnaryOp, ExprId),
+    Binary(BinaryOp, ExprId, ExprId),
+    /// `lhs = rhs` (op None) or `lhs op= rhs`.
+    Assign(Option<BinaryOp>, ExprId, ExprId),
+    Subscript(ExprId, ExprId),
+    /// `base.field` / `base->field`; base None for an implicit `this->field`.
+    Member {
+        base: Option<ExprId>,
+        field: String,
+        arrow: bool,
+    },
+    Call {
+        callee: Callee,
+        /// Object of a member call (`obj.f()`), if any.
+        receiver: Option<ExprId>,
+        args: Vec<ExprId>,
+    },
+    Cast(ExprId),
+    Cond(ExprId, ExprId, ExprId),
+    /// `sizeof`/`alignof`, with the folded value when known.
+    SizeOf(Option<i64>),
+    InitList(Vec<ExprId>),
+    /// `new`/`delete`/statement expressions and the like: children still lowered.
+    Other {
+        what: String,
+        children: Vec<ExprId>,
+    },
+    /// A lambda: its body is not analysed.
+    Lambda,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Callee {
+    Direct(FuncId),
+    /// Through a function pointer or other expression.
+    Indirect(ExprId),
+    /// Name only (unresolved, e.g. dependent call in a template).
+    Named(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum UnaryOp {
+    PostInc,
+    PostDec,
+    PreInc,
+    PreDec,
+    AddrOf,
+    Deref,
+    Plus,
+    Minus,
+    BitNot,
+    Not,
+    Real,
+    Imag,
+    Extension,
+}
+
+impl UnaryOp {
+    pub fn spelling(self) -> &'static str {
+        use UnaryOp::*;
+        match self {
+            PostInc | PreInc => "++",
+            PostDec | PreDec => "--",
+            AddrOf => "&",
+            Deref => "*",
+            Plus => "+",
+            Minus => "-",
+            BitNot => "~",
+            Not => "!",
+            Real => "__real",
+            Imag => "__imag",
+            Extension => "__extension__",
+        }
+    }
+    pub fn is_increment(self) -> bool {
+        matches!(
+            self,
+            UnaryOp::PostInc | UnaryOp::PostDec | UnaryOp::PreInc | UnaryOp::PreDec
+        )
+    }
+    pub fn is_postfix(self) -> bool {
+        matches!(self, UnaryOp::PostInc | UnaryOp::PostDec)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BinaryOp {
+    Mul,
+    Div,
+    Rem,
+    Add,
+    Sub,
+    Shl,
+    Shr,
+    Cmp3,
+    Lt,
+    Gt,
+    Le,
+    Ge,
+    Eq,
+    Ne,
+    BitAnd,
+    BitXor,
+    BitOr,
+    And,
+    Or,
+    Comma,
+    PtrMemD,
+    PtrMemI,
+}
+
+impl BinaryOp {
+    pub fn spelling(self) -> &'static str {
+        use BinaryOp::*;
+        match self {
+            Mul => "*",
+            Div => "/",
+            Rem => "%",
+            Add => "+",
+            Sub => "-",
+            Shl => "<<",
+            Shr => ">>",
+            Cmp3 => "<=>",
+            Lt => "<",
+            Gt => ">",
+            Le => "<=",
+            Ge => ">=",
+            Eq => "==",
+            Ne => "!=",
+            BitAnd => "&",
+            BitXor => "^",
+            BitOr => "|",
+            And => "&&",
+            Or => "||",
+            Comma => ",",
+            PtrMemD => ".*",
+            PtrMemI => "->*",
+        }
+    }
+}
+
+/// A `#pragma omp` directive of the main file and where it sits.
+#[derive(Clone, Debug, PartialEq)]
+pub struct DirectiveInfo {
+    pub directive: crate::pragma::Directive,
+    /// The function whose body holds it (None at file scope).
+    pub function: Option<FuncId>,
+    /// The statement it governs, for directives with an associated statement.
+    pub governs: Option<StmtId>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    Error,
+    Warning,
+    Note,
+}
+
+/// A problem found while lowering: a clang error, a pragma syntax error, or a note that some
+/// construct is not analysed.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Diagnostic {
+    pub severity: Severity,
+    /// Range in the main file; None when the problem is elsewhere (a header, the command line).
+    pub span: Option<Span>,
+    pub message: String,
+    /// Where it came from: `clang`, `pragma`, `omplens`.
+    pub source: &'static str,
+}

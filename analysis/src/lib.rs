@@ -1,0 +1,6 @@
+//! omplens analysis library: everything that knows C, OpenMP and data flow.
+//! Knows nothing of LSP or JSON-RPC; exposes plain data in editor terms.
+
+pub mod frontend;
+pub mod ir;
+pub mod pragma;

@@ -1,0 +1,185 @@
+//! OpenMP 5.2 directive and clause parser working on the text of
+//! `#pragma omp` lines, with no dependency on libclang.
+//!
+//! Two entry points:
+//!
+//! * [`scan_pragmas`] finds every `#pragma omp` line in a C/C++ source file
+//!   and returns its raw text and byte span.
+//! * [`parse_pragma`] parses the text of one such line into a [`Directive`]
+//!   plus diagnostics. It never panics, whatever the input.
+//!
+//! # Spans
+//!
+//! Every [`Span`] is a half-open byte range in the *file*: `parse_pragma`
+//! adds its `base` argument to every index into its `text`.
+//!
+//! # What `scan_pragmas` returns
+//!
+//! A pragma is a logical line: backslash-newline continuations (also `\`
+//! followed by `\r\n`, or by trailing spaces before the newline) join
+//! physical lines. The span of a [`RawPragma`] starts at `#` and covers the
+//! whole logical line, *including* a trailing `//` or `/* */` comment, up to
+//! (excluding) the line terminator. A `/* */` comment that starts on the
+//! pragma line and ends on a later line extends the pragma, as in the C
+//! preprocessor. The parser treats comments as whitespace, so the comment
+//! never becomes part of the directive; [`Directive::span`] ends at the last
+//! token of the directive, before any trailing comment.
+//!
+//! `scan_pragmas` knows nothing of `#if 0` (the caller filters those with
+//! libclang's skipped ranges) nor of `_Pragma("omp ...")`.
+//!
+//! # Parsing model
+//!
+//! * Backslash-newline sequences are removed before tokenising (as in C
+//!   translation phase 2), so they may even split a word.
+//! * The directive name is matched greedily against the known names
+//!   ([`DirectiveKind::ALL`]), so `target teams distribute parallel for simd`
+//!   is one kind, whatever the whitespace between the words.
+//! * [`PragmaParse::directive`] is `Some` whenever the directive name was
+//!   recognised, even if clauses had errors. A clause with a syntax error is
+//!   reported and dropped; parsing resumes after its closing parenthesis. A
+//!   clause that is well-formed but not allowed on the directive is reported
+//!   (as an error) and *kept* in [`Directive::clauses`].
+//! * Directive arguments: the parenthesised list of `declare target(a, b)`,
+//!   `threadprivate(x)`, `flush(x)`, `allocate(x)`, `depobj(o)` and the name of
+//!   `critical(name)` (a [`ListItem`] with an empty path) go into
+//!   [`Directive::arguments`]. The argument of `declare reduction`,
+//!   `declare mapper`, `declare variant` and `declare simd` is kept as
+//!   normalised raw text in [`Directive::raw_argument`].
+//! * Expressions use C precedence; see [`Expr`] for the cast heuristic.
+//! * Expression nesting is capped at [`MAX_NESTING`] levels.
+//!
+//! # Printing
+//!
+//! `Display` for [`Directive`], [`Clause`], [`ListItem`] and [`Expr`] prints a
+//! canonical single-line form that parses back to the same tree (spans
+//! aside): `#pragma omp target map(always, to: a[0:n], s.f) nowait`.
+
+mod ast;
+mod clause_parse;
+mod clauses;
+mod cursor;
+mod directives;
+mod expr;
+mod items;
+mod lexer;
+mod parser;
+mod print;
+mod scan;
+mod spans;
+#[cfg(test)]
+mod tests;
+
+pub use ast::{
+    Accessor, Clause, ClauseKind, DefaultKind, DefaultmapBehavior, DefaultmapCategory, DependKind,
+    DeviceModifier, DeviceType, Directive, DoacrossKind, Expr, ExprKind, Ident, IteratorDef,
+    ListItem, MapModifier, MapType, MotionModifier, ReductionModifier, ReductionOp,
+    ScheduleKind, ScheduleModifier, SizeofArg, UnaryOp, BinaryOp,
+};
+pub use clauses::{clause_allowed, is_known_clause, known_clauses};
+pub use directives::{DirectiveKind, Leaf};
+
+/// Maximum nesting depth of expressions (parentheses, unary operators,
+/// subscripts, ...). Deeper input is rejected with an error instead of
+/// risking a stack overflow.
+pub const MAX_NESTING: u32 = 256;
+
+/// Byte range in the *file* (base offset added), half-open.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Default)]
+pub struct Span {
+    pub start: u32,
+    pub end: u32,
+}
+
+impl Span {
+    /// A span from `start` to `end`.
+    pub const fn new(start: u32, end: u32) -> Span {
+        Span { start, end }
+    }
+
+    /// The smallest span covering both `self` and `other`.
+    pub fn to(self, other: Span) -> Span {
+        Span {
+            start: self.start.min(other.start),
+            end: self.end.max(other.end),
+        }
+    }
+
+    /// Length in bytes.
+    pub fn len(self) -> u32 {
+        self.end.saturating_sub(self.start)
+    }
+
+    /// True for a zero-width span.
+    pub fn is_empty(self) -> bool {
+        self.end <= self.start
+    }
+
+    /// True when `offset` lies inside the span (half-open).
+    pub fn contains(self, offset: u32) -> bool {
+        self.start <= offset && offset < self.end
+    }
+}
+
+/// One `#pragma omp ...` (possibly continued with backslash-newlines) found
+/// in a source file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RawPragma {
+    /// From `#` to the end of the last physical line of the pragma,
+    /// excluding the final line terminator (`\n` or `\r\n`).
+    pub span: Span,
+    /// The raw text exactly as in the file, continuations and comments
+    /// included.
+    pub text: String,
+}
+
+/// Severity of a [`PragmaDiagnostic`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+/// A problem found while parsing a pragma.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PragmaDiagnostic {
+    pub span: Span,
+    pub severity: Severity,
+    /// Lower-case first letter, no trailing period (rustc style).
+    pub message: String,
+}
+
+/// Result of [`parse_pragma`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PragmaParse {
+    /// `Some` whenever the directive name was recognised.
+    pub directive: Option<Directive>,
+    pub diagnostics: Vec<PragmaDiagnostic>,
+}
+
+impl PragmaParse {
+    /// True when at least one diagnostic is an error.
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}
+
+/// Finds every `#pragma omp` line in C/C++ source text.
+///
+/// Ignores text in `//` and `/* */` comments and in string, character and
+/// C++ raw-string literals; accepts `#  pragma  omp` with spaces, tabs,
+/// comments and continuations between the words, and leading whitespace
+/// before `#`. See the module docs for the extent of the returned span.
+pub fn scan_pragmas(source: &str) -> Vec<RawPragma> {
+    scan::scan(source)
+}
+
+/// Parses one pragma. `text` starts with `#` (as in [`RawPragma::text`]);
+/// `base` is the file offset of `text[0]`. All spans in the result are file
+/// offsets. Backslash-newline sequences are whitespace; comments are
+/// whitespace.
+pub fn parse_pragma(text: &str, base: u32) -> PragmaParse {
+    parser::parse(text, base)
+}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs what omplens needs to build and test, when it is missing: libclang 19 (front end),
+# clang-19 and libomp-19 (the host-offload oracle), a Rust toolchain check. Idempotent.
+set -euo pipefail
+
+need_apt=()
+[ -e /usr/lib/llvm-19/lib/libclang.so ] || need_apt+=(libclang-19-dev)
+command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)
+[ -e /usr/lib/llvm-19/lib/libomptarget.so ] || need_apt+=(libomp-19-dev)
+command -v python3 >/dev/null 2>&1 || need_apt+=(python3)
+
+if [ ${#need_apt[@]} -gt 0 ]; then
+  echo "bootstrap: installing ${need_apt[*]}" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need_apt[@]}" >/dev/null
+fi
+
+if ! command -v cargo >/dev/null 2>&1; then
+  echo "bootstrap: cargo not found; install Rust (https://rustup.rs) and re-run" >&2
+  exit 1
+fi

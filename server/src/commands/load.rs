@@ -1,0 +1,29 @@
+//! Shared by the subcommands: check the input, find the flags, lower the file.
+
+use crate::SourceArgs;
+use anyhow::{bail, Context, Result};
+use omplens_analysis::frontend::{self, flags};
+use omplens_analysis::ir::Module;
+
+/// Lowers the file named on the command line, with its compile flags.
+pub fn lower(args: &SourceArgs) -> Result<Module> {
+    let path = &args.file;
+    if !path.exists() {
+        bail!("{}: no such file", path.display());
+    }
+    if !path.is_file() {
+        bail!("{}: not a regular file", path.display());
+    }
+    if let Some(d) = &args.compile_commands_dir {
+        if !d.join("compile_commands.json").is_file() {
+            bail!(
+                "--compile-commands-dir {}: no compile_commands.json there",
+                d.display()
+            );
+        }
+    }
+    let flags = flags::flags_for(path, args.compile_commands_dir.as_deref(), &args.clang_flags)
+        .context("reading the compilation database")?;
+    let module = frontend::lower_file(path, None, &flags.args)?;
+    Ok(module)
+}

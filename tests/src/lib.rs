@@ -1,0 +1,1 @@
+//! Shared helpers for the corpus tests live in the integration tests.
