@@ -106,7 +106,7 @@ if [ "${1:-}" = "--broken" ]; then check_broken "$2" "$3"; exit $?; fi
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/omplens-corpus.XXXXXX")"
 trap 'rm -rf "$WORK"' EXIT
-JOBS="${JOBS:-$(n=$(nproc 2>/dev/null || echo 2); [ "$n" -gt 4 ] && n=4; echo $n)}"
+JOBS="${JOBS:-$(n=$(getconf _NPROCESSORS_ONLN 2>/dev/null || echo 2); [ "$n" -gt 4 ] && n=4; echo $n)}"
 
 if [ $# -gt 0 ]; then
   files=(); broken=()

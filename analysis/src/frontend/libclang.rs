@@ -182,18 +182,50 @@ pub fn is_null(c: CXCursor) -> bool {
     unsafe { clang_Cursor_isNull(c) != 0 }
 }
 
-/// File offset of a location's expansion point, and whether it is in the main file.
+thread_local! {
+    /// The main file of the translation unit being lowered on this thread.
+    static MAIN_FILE: std::cell::Cell<CXFile> = const { std::cell::Cell::new(std::ptr::null_mut()) };
+}
+
+/// Makes `path` of `tu` the main file for [`offset`] while the guard lives.
+pub struct MainFileGuard(());
+
+impl MainFileGuard {
+    pub fn new(tu: &TranslationUnit, path: &str) -> MainFileGuard {
+        let file = CString::new(path)
+            .map(|p| unsafe { clang_getFile(tu.tu, p.as_ptr()) })
+            .unwrap_or(std::ptr::null_mut());
+        MAIN_FILE.with(|m| m.set(file));
+        MainFileGuard(())
+    }
+}
+
+impl Drop for MainFileGuard {
+    fn drop(&mut self) {
+        MAIN_FILE.with(|m| m.set(std::ptr::null_mut()));
+    }
+}
+
+/// File offset of a location's expansion point (where a macro was used, for code that comes
+/// from a macro), and whether that point is in the main file.
 pub fn offset(loc: CXSourceLocation) -> (u32, bool) {
     let mut off: c_uint = 0;
+    let mut file: CXFile = std::ptr::null_mut();
     unsafe {
         clang_getExpansionLocation(
             loc,
-            std::ptr::null_mut(),
+            &mut file,
             std::ptr::null_mut(),
             std::ptr::null_mut(),
             &mut off,
         );
-        (off, clang_Location_isFromMainFile(loc) != 0)
+        let main = MAIN_FILE.with(|m| m.get());
+        let in_main = if main.is_null() || file.is_null() {
+            clang_Location_isFromMainFile(loc) != 0
+        } else {
+            clang_File_isEqual(file, main) != 0
+        };
+        (off, in_main)
     }
 }
 

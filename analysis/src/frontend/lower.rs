@@ -8,7 +8,7 @@
 use super::libclang::{self as lc, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
-    BinaryOp, Callee, Diagnostic, DirId, DirectiveInfo, Expr, ExprId, ExprKind, ForLoop, FuncId,
+    BinaryOp, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop, FuncId,
     Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
     TypeKind, UnaryOp, Var, VarId,
 };
@@ -114,6 +114,10 @@ impl<'a> Lowerer<'a> {
             return;
         }
         for c in lc::children(parent) {
+            // Macro and inclusion cursors of the preprocessing record come out of source order.
+            if unsafe { clang_isDeclaration(lc::kind(c)) } == 0 {
+                continue;
+            }
             let Some((start, _)) = lc::extent(c) else {
                 continue; // from a header
             };
@@ -446,8 +450,23 @@ impl<'a> Lowerer<'a> {
                 .kind
                 .has_associated_statement()
             {
-                let name = self.module.directives[dir.0 as usize].directive.kind.name();
-                self.misplaced(dir, &format!("`{name}` must be followed by a statement"));
+                let d = &self.module.directives[dir.0 as usize].directive;
+                let name = d.kind.name();
+                let after = d.span.end;
+                let unparsed = self.module.diagnostics.iter().any(|x| {
+                    x.source == "clang"
+                        && x.severity == Severity::Error
+                        && x.span.is_some_and(|s| s.start >= after && s.start <= end)
+                });
+                let message = if unparsed {
+                    format!(
+                        "the statement after `{name}` could not be parsed (see the clang errors \
+                         below), so the directive governs nothing"
+                    )
+                } else {
+                    format!("`{name}` must be followed by a statement")
+                };
+                self.misplaced(dir, &message);
             }
             let s = self.directive_stmt(dir, None);
             out.push(s);

@@ -83,10 +83,12 @@ impl Directive {
     /// `ordered` with a `depend` or `doacross` clause is standalone.
     pub fn has_associated_statement(&self) -> bool {
         if self.kind == DirectiveKind::Ordered
-            && self
-                .clauses
-                .iter()
-                .any(|c| matches!(c.kind, ClauseKind::Depend { .. } | ClauseKind::Doacross { .. }))
+            && self.clauses.iter().any(|c| {
+                matches!(
+                    c.kind,
+                    ClauseKind::Depend { .. } | ClauseKind::Doacross { .. }
+                )
+            })
         {
             return false;
         }
@@ -223,7 +225,10 @@ pub enum ClauseKind {
     /// A valid OpenMP clause that is not modelled. `raw` is the text inside
     /// the parentheses, normalised (tokens separated by one space where the
     /// source had whitespace or comments), or `None` without parentheses.
-    Other { name: String, raw: Option<String> },
+    Other {
+        name: String,
+        raw: Option<String>,
+    },
 }
 
 impl ClauseKind {

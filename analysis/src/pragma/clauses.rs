@@ -235,7 +235,14 @@ fn leaf_clauses(leaf: Leaf) -> &'static [&'static str] {
             "collapse",
             "order",
         ],
-        Loop => &["bind", "collapse", "order", "private", "lastprivate", "reduction"],
+        Loop => &[
+            "bind",
+            "collapse",
+            "order",
+            "private",
+            "lastprivate",
+            "reduction",
+        ],
         Sections => &[
             "private",
             "firstprivate",
@@ -244,7 +251,13 @@ fn leaf_clauses(leaf: Leaf) -> &'static [&'static str] {
             "allocate",
             "nowait",
         ],
-        Single => &["private", "firstprivate", "copyprivate", "allocate", "nowait"],
+        Single => &[
+            "private",
+            "firstprivate",
+            "copyprivate",
+            "allocate",
+            "nowait",
+        ],
         Masked => &["filter"],
         Task => &[
             "if",
@@ -391,7 +404,10 @@ pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
 
 /// The closest candidate within edit distance 2 (and closer than the word
 /// is long), preferring earlier candidates on ties.
-pub(crate) fn suggest<'a>(word: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+pub(crate) fn suggest<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
     if word.chars().count() > 64 {
         return None;
     }

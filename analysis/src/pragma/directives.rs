@@ -274,7 +274,10 @@ impl DirectiveKind {
     /// Looks up a directive by its canonical name (words separated by one
     /// space).
     pub fn from_name(name: &str) -> Option<DirectiveKind> {
-        DirectiveKind::ALL.iter().copied().find(|k| k.name() == name)
+        DirectiveKind::ALL
+            .iter()
+            .copied()
+            .find(|k| k.name() == name)
     }
 
     /// The words of the name.
@@ -331,7 +334,9 @@ impl DirectiveKind {
 
     pub(crate) fn arg_form(self) -> ArgForm {
         match self {
-            DirectiveKind::DeclareTarget | DirectiveKind::Flush => ArgForm::List { required: false },
+            DirectiveKind::DeclareTarget | DirectiveKind::Flush => {
+                ArgForm::List { required: false }
+            }
             DirectiveKind::Threadprivate | DirectiveKind::Allocate | DirectiveKind::Depobj => {
                 ArgForm::List { required: true }
             }

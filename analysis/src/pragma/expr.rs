@@ -8,28 +8,9 @@ use super::Span;
 
 /// Words that make a parenthesised name a type.
 const TYPE_WORDS: &[&str] = &[
-    "void",
-    "char",
-    "short",
-    "int",
-    "long",
-    "float",
-    "double",
-    "signed",
-    "unsigned",
-    "_Bool",
-    "bool",
-    "_Complex",
-    "const",
-    "volatile",
-    "restrict",
-    "struct",
-    "union",
-    "enum",
-    "wchar_t",
-    "char8_t",
-    "char16_t",
-    "char32_t",
+    "void", "char", "short", "int", "long", "float", "double", "signed", "unsigned", "_Bool",
+    "bool", "_Complex", "const", "volatile", "restrict", "struct", "union", "enum", "wchar_t",
+    "char8_t", "char16_t", "char32_t",
 ];
 
 /// Qualifiers that may follow a `*` in a type.
@@ -167,7 +148,10 @@ impl Parser {
                 if let Some((ty, close, TypeGuess::Strong)) = self.type_in_parens(self.pos) {
                     let end = self.token(close).span;
                     self.seek(close + 1);
-                    return Ok(Expr::new(ExprKind::Sizeof(SizeofArg::Type(ty)), tok.span.to(end)));
+                    return Ok(Expr::new(
+                        ExprKind::Sizeof(SizeofArg::Type(ty)),
+                        tok.span.to(end),
+                    ));
                 }
             }
             let operand = self.parse_unary()?;
@@ -338,7 +322,9 @@ impl Parser {
                     self.bump();
                     let name = self.peek().clone();
                     if name.kind != TokKind::Ident {
-                        return Err(self.error_here(format!("expected a member name after `{}`", tok.text)));
+                        return Err(
+                            self.error_here(format!("expected a member name after `{}`", tok.text))
+                        );
                     }
                     self.bump();
                     let span = expr.span.to(name.span);

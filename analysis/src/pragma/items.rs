@@ -40,7 +40,9 @@ impl Parser {
                 self.bump();
                 let member = self.peek().clone();
                 if member.kind != TokKind::Ident {
-                    return Err(self.error_here(format!("expected a member name after `{}`", tok.text)));
+                    return Err(
+                        self.error_here(format!("expected a member name after `{}`", tok.text))
+                    );
                 }
                 self.bump();
                 end = member.span;

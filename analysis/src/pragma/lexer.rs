@@ -232,7 +232,11 @@ impl Lexer {
             let prev = self.at(self.pos - 1).unwrap_or(' ');
             if (c == '+' || c == '-') && matches!(prev, 'e' | 'E' | 'p' | 'P') {
                 self.pos += 1;
-            } else if c == '\'' && self.at(self.pos + 1).is_some_and(|n| n.is_ascii_alphanumeric()) {
+            } else if c == '\''
+                && self
+                    .at(self.pos + 1)
+                    .is_some_and(|n| n.is_ascii_alphanumeric())
+            {
                 self.pos += 1;
             } else if c == '.' || c == '_' || c.is_ascii_alphanumeric() {
                 self.pos += 1;
@@ -256,7 +260,9 @@ impl Lexer {
                 }
                 let word = self.text(start, self.pos);
                 let next = self.at(self.pos);
-                if matches!(word.as_str(), "L" | "u" | "U" | "u8") && matches!(next, Some('\'' | '"')) {
+                if matches!(word.as_str(), "L" | "u" | "U" | "u8")
+                    && matches!(next, Some('\'' | '"'))
+                {
                     let quote = next.unwrap_or('"');
                     self.quoted(start, quote, space);
                 } else {

@@ -71,10 +71,10 @@ mod spans;
 mod tests;
 
 pub use ast::{
-    Accessor, Clause, ClauseKind, DefaultKind, DefaultmapBehavior, DefaultmapCategory, DependKind,
-    DeviceModifier, DeviceType, Directive, DoacrossKind, Expr, ExprKind, Ident, IteratorDef,
-    ListItem, MapModifier, MapType, MotionModifier, ReductionModifier, ReductionOp,
-    ScheduleKind, ScheduleModifier, SizeofArg, UnaryOp, BinaryOp,
+    Accessor, BinaryOp, Clause, ClauseKind, DefaultKind, DefaultmapBehavior, DefaultmapCategory,
+    DependKind, DeviceModifier, DeviceType, Directive, DoacrossKind, Expr, ExprKind, Ident,
+    IteratorDef, ListItem, MapModifier, MapType, MotionModifier, ReductionModifier, ReductionOp,
+    ScheduleKind, ScheduleModifier, SizeofArg, UnaryOp,
 };
 pub use clauses::{clause_allowed, is_known_clause, known_clauses};
 pub use directives::{DirectiveKind, Leaf};

@@ -1,4 +1,4 @@
-// Exercises array sections of rank 1-3: a[lo:len], a[:len], a[lo:], p[lo:len] in target update, m[0:n][0:k] and c[0:2][0:3][0:4] on fixed arrays.
+// Exercises array sections of rank 1-3: a[lo:len], a[:len], a[lo:], p[lo:len] in target update, m[0:n][0:k] and cube[0:2][0:5][0:6] on fixed arrays.
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -10,7 +10,7 @@ int main(void) {
   double a[N];
   double m[R][C];
   double cube[4][5][6];
-  int n = 4, k = 5;
+  int n = 4, k = 5, kc = C;
   double *p = (double *)malloc(sizeof(double) * N);
 
   for (int i = 0; i < N; i++) {
@@ -48,9 +48,9 @@ int main(void) {
   }
 
   /* rank 2: leading rows, all columns / sub-block */
-#pragma omp target map(tofrom: m[0:n][0:C])
+#pragma omp target map(tofrom: m[0:n][0:kc])
   for (int i = 0; i < n; i++)
-    for (int j = 0; j < C; j++)
+    for (int j = 0; j < kc; j++)
       m[i][j] += 100.0;
 #pragma omp target map(tofrom: m[2:3][0:C])
   for (int i = 2; i < 5; i++)

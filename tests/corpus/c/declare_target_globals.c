@@ -1,4 +1,4 @@
-// Exercises `declare target` list form, to(...), link(...), device_type(any/host) on global arrays/scalars shared by several functions.
+// Exercises `declare target` list form, to(...), link(...), device_type(any/host/nohost) on global arrays/scalars shared by several functions.
 #include <stdio.h>
 
 #define N 128
@@ -19,6 +19,11 @@ void host_note(double v) {
   host_log[log_count++ % 8] = v;
 }
 #pragma omp declare target to(host_note) device_type(host)
+
+/* device-only variant: clang rejects calls to nohost functions from code that may fall back to
+   the host, so it is declared (and available for the device image) but never called here */
+double device_fast_scale(double x) { return 4.0 * x; }
+#pragma omp declare target to(device_fast_scale) device_type(nohost)
 
 void init_tables(void) {
   for (int i = 0; i < N; i++) {
