@@ -1184,7 +1184,7 @@ fn expr_class(c: CXCursor) -> TypeClass {
 
 /// Lowers a clang type (shape, size, const-ness), following pointers and arrays.
 pub(super) fn lower_type(t: CXType, depth: usize) -> Type {
-    let spelling = lc::type_spelling(t);
+    let spelling = super::source::strip_paths_in_spelling(&lc::type_spelling(t));
     let is_const = unsafe { clang_isConstQualifiedType(t) } != 0;
     let size = unsafe { clang_Type_getSizeOf(t) };
     let size = (size >= 0).then_some(size as u64);

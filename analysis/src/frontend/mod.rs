@@ -78,7 +78,12 @@ pub fn lower_file(path: &Path, contents: Option<&str>, args: &[String]) -> Resul
     let _main = libclang::MainFileGuard::new(&tu, &path_str);
     let skipped = libclang::skipped_ranges(&tu, &path_str);
     let offsets = collect_directives(&src, &skipped, &mut module);
-    clang_diagnostics(&tu, &mut module);
+    let main_dir = path
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.parent().map(|d| d.display().to_string()))
+        .unwrap_or_default();
+    clang_diagnostics(&tu, &main_dir, &mut module);
     for span in src.operator_pragmas() {
         module.diagnostics.push(Diagnostic {
             severity: Severity::Note,
@@ -155,7 +160,7 @@ fn collect_directives(
 }
 
 #[allow(non_upper_case_globals)]
-fn clang_diagnostics(tu: &libclang::TranslationUnit, module: &mut Module) {
+fn clang_diagnostics(tu: &libclang::TranslationUnit, main_dir: &str, module: &mut Module) {
     use clang_sys::*;
     for d in libclang::diagnostics(tu) {
         if is_omp_h_variant_artifact(&d) {
@@ -168,7 +173,16 @@ fn clang_diagnostics(tu: &libclang::TranslationUnit, module: &mut Module) {
         };
         let (span, message) = match d.offset {
             Some(o) => (Some(Span { start: o, end: o }), d.message),
-            None => (None, format!("{}: {}", d.location, d.message)),
+            None => {
+                // Headers next to the file are named relative to it (stable across machines).
+                let loc = d
+                    .location
+                    .strip_prefix(main_dir)
+                    .filter(|_| !main_dir.is_empty())
+                    .map(|l| l.trim_start_matches('/'))
+                    .unwrap_or(&d.location);
+                (None, format!("{loc}: {}", d.message))
+            }
         };
         module.diagnostics.push(Diagnostic {
             severity,

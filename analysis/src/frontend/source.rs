@@ -120,6 +120,9 @@ impl SourceText {
         let mut out = Vec::new();
         for pat in ["_Pragma", "__pragma"] {
             for (i, _) in self.text.match_indices(pat) {
+                if self.in_comment(i) {
+                    continue;
+                }
                 let rest = &self.text[i + pat.len()..];
                 let rest = rest.trim_start().trim_start_matches('(').trim_start();
                 let rest = rest.trim_start_matches('"').trim_start();
@@ -134,6 +137,41 @@ impl SourceText {
         out.sort();
         out
     }
+}
+
+impl SourceText {
+    /// Whether `offset` is inside a `//` or `/* */` comment (strings are not considered).
+    fn in_comment(&self, offset: usize) -> bool {
+        let before = &self.text[..offset];
+        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+        if before[line_start..].contains("//") {
+            return true;
+        }
+        match (before.rfind("/*"), before.rfind("*/")) {
+            (Some(open), Some(close)) => open > close,
+            (Some(_), None) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Replaces the path in clang's `(lambda at /path/file.cpp:3:9)` spellings by the file name, so
+/// output does not depend on where the file lives.
+pub fn strip_paths_in_spelling(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(i) = rest.find(" at ") {
+        out.push_str(&rest[..i + 4]);
+        rest = &rest[i + 4..];
+        let end = rest.find(':').unwrap_or(0);
+        let path = &rest[..end];
+        if path.contains('/') {
+            out.push_str(path.rsplit('/').next().unwrap_or(path));
+            rest = &rest[end..];
+        }
+    }
+    out.push_str(rest);
+    out
 }
 
 fn is_ident(c: u8) -> bool {
@@ -181,5 +219,16 @@ mod tests {
     fn finds_operator_pragmas() {
         let s = SourceText::new("#define K _Pragma(\"omp target\")\n_Pragma(\"once\")".into());
         assert_eq!(s.operator_pragmas().len(), 1);
+        let s = SourceText::new("// uses _Pragma(\"omp x\")\n/* _Pragma(\"omp y\") */ x;".into());
+        assert!(s.operator_pragmas().is_empty());
+    }
+
+    #[test]
+    fn strips_paths_from_lambda_spellings() {
+        assert_eq!(
+            strip_paths_in_spelling("(lambda at /a/b/k.cpp:14:17)"),
+            "(lambda at k.cpp:14:17)"
+        );
+        assert_eq!(strip_paths_in_spelling("int"), "int");
     }
 }

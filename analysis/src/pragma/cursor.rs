@@ -224,7 +224,8 @@ impl Parser {
     }
 
     /// Enters one level of expression nesting; fails past [`MAX_NESTING`].
-    /// Every successful call must be paired with [`Parser::leave`].
+    /// Callers save [`Parser::depth`] first and restore it with
+    /// [`Parser::restore_depth`] when done, on every path.
     pub fn enter(&mut self) -> PResult<()> {
         if self.depth >= MAX_NESTING {
             let span = self.peek().span;
@@ -237,7 +238,11 @@ impl Parser {
         Ok(())
     }
 
-    pub fn leave(&mut self) {
-        self.depth = self.depth.saturating_sub(1);
+    pub fn depth(&self) -> u32 {
+        self.depth
+    }
+
+    pub fn restore_depth(&mut self, depth: u32) {
+        self.depth = depth;
     }
 }

@@ -60,15 +60,20 @@ pub(crate) fn type_text<'a>(tokens: impl IntoIterator<Item = &'a str>) -> String
 
 impl Parser {
     /// Parses a conditional expression.
+    ///
+    /// Nesting is limited to [`super::MAX_NESTING`] levels, counting every
+    /// sub-expression entry, unary operator, binary operator of a chain and
+    /// postfix operator, so the depth of the resulting tree (and of the
+    /// recursion that prints, compares or drops it) is bounded too.
     pub fn parse_expr(&mut self) -> PResult<Expr> {
-        self.enter()?;
-        let result = self.parse_ternary();
-        self.leave();
+        let saved = self.depth();
+        let result = self.enter().and_then(|()| self.parse_ternary());
+        self.restore_depth(saved);
         result
     }
 
     fn parse_ternary(&mut self) -> PResult<Expr> {
-        let cond = self.parse_binary(4)?;
+        let cond = self.parse_binary()?;
         if !self.is_punct("?") {
             return Ok(cond);
         }
@@ -83,10 +88,28 @@ impl Parser {
         ))
     }
 
-    /// Precedence climbing over the binary operators with precedence at
-    /// least `min_prec` (all left-associative).
-    fn parse_binary(&mut self, min_prec: u8) -> PResult<Expr> {
-        let mut lhs = self.parse_unary()?;
+    /// Binary operators by operator precedence, without recursion: an
+    /// operand stack and an operator stack (all operators are
+    /// left-associative).
+    fn parse_binary(&mut self) -> PResult<Expr> {
+        let saved = self.depth();
+        let result = self.parse_binary_inner();
+        self.restore_depth(saved);
+        result
+    }
+
+    fn parse_binary_inner(&mut self) -> PResult<Expr> {
+        fn reduce(operands: &mut Vec<Expr>, ops: &mut Vec<BinaryOp>) {
+            if let (Some(op), Some(rhs), Some(lhs)) = (ops.pop(), operands.pop(), operands.pop()) {
+                let span = lhs.span.to(rhs.span);
+                operands.push(Expr::new(
+                    ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)),
+                    span,
+                ));
+            }
+        }
+        let mut operands = vec![self.parse_unary()?];
+        let mut ops: Vec<BinaryOp> = Vec::new();
         loop {
             let tok = self.peek();
             if tok.kind != TokKind::Punct {
@@ -95,22 +118,30 @@ impl Parser {
             let Some(op) = BinaryOp::from_token(&tok.text) else {
                 break;
             };
-            if op.precedence() < min_prec {
-                break;
-            }
+            self.enter()?;
             self.bump();
-            let rhs = self.parse_binary(op.precedence() + 1)?;
-            let span = lhs.span.to(rhs.span);
-            lhs = Expr::new(ExprKind::Binary(op, Box::new(lhs), Box::new(rhs)), span);
+            while ops
+                .last()
+                .is_some_and(|top| top.precedence() >= op.precedence())
+            {
+                reduce(&mut operands, &mut ops);
+            }
+            ops.push(op);
+            operands.push(self.parse_unary()?);
         }
-        Ok(lhs)
+        while !ops.is_empty() {
+            reduce(&mut operands, &mut ops);
+        }
+        operands
+            .pop()
+            .ok_or_else(|| self.error_here("expected an expression".to_string()))
     }
 
     /// Unary expressions, casts and `sizeof` (recursion is depth-limited).
     fn parse_unary(&mut self) -> PResult<Expr> {
-        self.enter()?;
-        let result = self.parse_unary_inner();
-        self.leave();
+        let saved = self.depth();
+        let result = self.enter().and_then(|()| self.parse_unary_inner());
+        self.restore_depth(saved);
         result
     }
 
@@ -289,11 +320,21 @@ impl Parser {
         }
     }
 
-    fn parse_postfix(&mut self, mut expr: Expr) -> PResult<Expr> {
+    fn parse_postfix(&mut self, expr: Expr) -> PResult<Expr> {
+        let saved = self.depth();
+        let result = self.parse_postfix_inner(expr);
+        self.restore_depth(saved);
+        result
+    }
+
+    fn parse_postfix_inner(&mut self, mut expr: Expr) -> PResult<Expr> {
         loop {
             let tok = self.peek().clone();
             if tok.kind != TokKind::Punct {
                 return Ok(expr);
+            }
+            if matches!(tok.text.as_str(), "[" | "(" | "." | "->" | "++" | "--") {
+                self.enter()?;
             }
             match tok.text.as_str() {
                 "[" => {

@@ -1688,3 +1688,27 @@ fn scan_crlf_and_end_of_file() {
     assert_eq!(scan_pragmas("#pra\\\ngma omp target").len(), 1);
     assert_eq!(scan_pragmas("/* c */ #pragma omp target").len(), 1);
 }
+
+#[test]
+fn deep_nesting_fits_in_a_small_stack() {
+    // Each level goes through every precedence level of the binary
+    // operators before reaching the next parenthesis.
+    let level = "a || a && a | a ^ a & a == a < a << a + a * -(";
+    let text = format!(
+        "#pragma omp target if({}a{}) map(p[{}0{}])",
+        level.repeat(400),
+        ")".repeat(400),
+        "b[".repeat(400),
+        "]".repeat(400)
+    );
+    let handle = std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || {
+            let r = parse_pragma(&text, 0);
+            assert!(r.has_errors());
+            let printed = r.directive.map(|d| d.to_string());
+            assert!(printed.is_some());
+        })
+        .expect("spawn");
+    assert!(handle.join().is_ok());
+}
