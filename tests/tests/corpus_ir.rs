@@ -73,13 +73,16 @@ fn check_snapshot(path: &Path, actual: &str, failures: &mut Vec<String>) {
 #[test]
 fn corpus_is_large_enough() {
     let n = sources("c").len() + sources("cpp").len();
-    assert!(n >= 40, "the corpus has {n} programs; at least 40 are expected");
+    assert!(
+        n >= 40,
+        "the corpus has {n} programs; at least 40 are expected"
+    );
 }
 
 #[test]
 fn corpus_ir_snapshots() {
     let mut failures = Vec::new();
-    for sub in ["c", "cpp", "broken"] {
+    for sub in ["c", "cpp", "omp52", "broken"] {
         for path in sources(sub) {
             let m = match std::panic::catch_unwind(|| lower(&path)) {
                 Ok(m) => m,
@@ -99,12 +102,16 @@ fn corpus_ir_snapshots() {
 #[test]
 fn valid_programs_lower_cleanly() {
     let mut failures = Vec::new();
-    for sub in ["c", "cpp"] {
+    for sub in ["c", "cpp", "omp52"] {
         for path in sources(sub) {
             let m = lower(&path);
             for d in &m.diagnostics {
                 if d.severity == Severity::Error {
-                    failures.push(format!("{}: unexpected error: {}", path.display(), d.message));
+                    failures.push(format!(
+                        "{}: unexpected error: {}",
+                        path.display(),
+                        d.message
+                    ));
                 }
             }
             for d in &m.directives {
@@ -121,7 +128,11 @@ fn valid_programs_lower_cleanly() {
             for f in m.functions.iter().filter(|f| f.has_body) {
                 let body = f.body.expect("body");
                 if !matches!(f.stmt(body).kind, StmtKind::Compound(_)) {
-                    failures.push(format!("{}: {} body is not a block", path.display(), f.name));
+                    failures.push(format!(
+                        "{}: {} body is not a block",
+                        path.display(),
+                        f.name
+                    ));
                 }
             }
         }

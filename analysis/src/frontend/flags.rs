@@ -12,7 +12,10 @@ pub enum FlagsOrigin {
     /// An entry for this exact file.
     CompileCommands(PathBuf),
     /// Borrowed from another entry of the same directory and language.
-    Inferred { database: PathBuf, from: PathBuf },
+    Inferred {
+        database: PathBuf,
+        from: PathBuf,
+    },
     Defaults,
 }
 
@@ -71,7 +74,9 @@ pub fn flags_for(
         Some(db) => from_database(&db, file)?.unwrap_or_else(defaults),
         None => defaults(),
     };
-    flags.args.extend(sanitize(extra, flags.directory.as_deref()));
+    flags
+        .args
+        .extend(sanitize(extra, flags.directory.as_deref()));
     flags.args.push(OPENMP_MACRO.to_string());
     // Without -fopenmp clang would warn on every pragma.
     flags.args.push("-Wno-unknown-pragmas".to_string());
@@ -92,11 +97,10 @@ fn from_database(db: &Path, file: &Path) -> Result<Option<CompileFlags>, FlagsEr
         path: db.to_path_buf(),
         source,
     })?;
-    let json: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| FlagsError::Invalid {
-            path: db.to_path_buf(),
-            message: e.to_string(),
-        })?;
+    let json: serde_json::Value = serde_json::from_str(&text).map_err(|e| FlagsError::Invalid {
+        path: db.to_path_buf(),
+        message: e.to_string(),
+    })?;
     let entries = json.as_array().ok_or_else(|| FlagsError::Invalid {
         path: db.to_path_buf(),
         message: "expected a JSON array of entries".to_string(),
@@ -337,7 +341,10 @@ mod tests {
 
     #[test]
     fn makes_include_paths_absolute() {
-        let got = sanitize(&s(&["-Iinc", "-I", "../x", "-isystem", "/abs"]), Some(Path::new("/w/b")));
+        let got = sanitize(
+            &s(&["-Iinc", "-I", "../x", "-isystem", "/abs"]),
+            Some(Path::new("/w/b")),
+        );
         assert_eq!(got, s(&["-I/w/b/inc", "-I", "/w/x", "-isystem", "/abs"]));
     }
 }

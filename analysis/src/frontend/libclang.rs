@@ -107,7 +107,11 @@ impl Drop for TranslationUnit {
 
 /// Parses `path` with `args`. `contents`, when given, replaces the file on disk (an editor
 /// buffer). Returns the libclang error code as text on failure.
-pub fn parse(path: &str, args: &[String], contents: Option<&str>) -> Result<TranslationUnit, String> {
+pub fn parse(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+) -> Result<TranslationUnit, String> {
     let index = Index::new();
     let c_path = CString::new(path).map_err(|_| "file name contains a NUL byte".to_string())?;
     let c_args: Vec<CString> = args

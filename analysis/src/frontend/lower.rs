@@ -8,9 +8,9 @@
 use super::libclang::{self as lc, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
-    BinaryOp, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop, FuncId,
-    Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
-    TypeKind, UnaryOp, Var, VarId,
+    BinaryOp, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop, FuncId, Function, Module,
+    Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass, TypeKind, UnaryOp, Var,
+    VarId,
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
@@ -77,7 +77,11 @@ pub(super) struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    pub(super) fn new(src: &'a SourceText, module: Module, pragma_offsets: Vec<(u32, DirId)>) -> Self {
+    pub(super) fn new(
+        src: &'a SourceText,
+        module: Module,
+        pragma_offsets: Vec<(u32, DirId)>,
+    ) -> Self {
         Lowerer {
             src,
             module,
@@ -185,8 +189,9 @@ impl<'a> Lowerer<'a> {
     fn declare_target_list(&mut self, d: &Directive) {
         let mut names: Vec<&str> = d.arguments.iter().map(|i| i.base.name.as_str()).collect();
         for c in &d.clauses {
-            if let ClauseKind::To { items, .. } | ClauseKind::Enter(items) | ClauseKind::Link(items) =
-                &c.kind
+            if let ClauseKind::To { items, .. }
+            | ClauseKind::Enter(items)
+            | ClauseKind::Link(items) = &c.kind
             {
                 names.extend(items.iter().map(|i| i.base.name.as_str()));
             }
@@ -236,7 +241,10 @@ impl<'a> Lowerer<'a> {
         let name = lc::spelling(c);
         let is_method = matches!(
             lc::kind(c),
-            CXCursor_CXXMethod | CXCursor_Constructor | CXCursor_Destructor | CXCursor_ConversionFunction
+            CXCursor_CXXMethod
+                | CXCursor_Constructor
+                | CXCursor_Destructor
+                | CXCursor_ConversionFunction
         ) && unsafe { clang_CXXMethod_isStatic(c) } == 0;
         let qualified_name = qualified_name(c, &name);
         let ret = unsafe { clang_getResultType(lc::cursor_type(c)) };
@@ -394,7 +402,13 @@ impl<'a> Lowerer<'a> {
         let info = &mut self.module.directives[dir.0 as usize];
         info.function = self.cur_func;
         info.governs = body;
-        self.add_stmt(StmtKind::Omp { directive: dir, body }, span)
+        self.add_stmt(
+            StmtKind::Omp {
+                directive: dir,
+                body,
+            },
+            span,
+        )
     }
 
     /// Lowers a statement in statement position, with the pragmas written before it:
@@ -413,7 +427,10 @@ impl<'a> Lowerer<'a> {
                 wrapping.push(dir);
             } else {
                 if !wrapping.is_empty() {
-                    self.misplaced(dir, "a standalone directive cannot be the body of another directive");
+                    self.misplaced(
+                        dir,
+                        "a standalone directive cannot be the body of another directive",
+                    );
                 }
                 let s = self.directive_stmt(dir, None);
                 out.push(s);
@@ -538,8 +555,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_ReturnStmt => StmtKind::Return(ch.first().map(|e| self.expr(*e, d))),
             CXCursor_GotoStmt => {
                 let label = ch.first().map(|l| lc::spelling(*l)).unwrap_or_default();
-                if self.bodies.labels_seen.contains(&label) && self.bodies.not_analysed.is_none()
-                {
+                if self.bodies.labels_seen.contains(&label) && self.bodies.not_analysed.is_none() {
                     let (line, _) = self.line_col(span.start);
                     self.bodies.not_analysed = Some(format!(
                         "`goto {label}` at line {line} jumps backwards: loops made with goto are not analysed"
@@ -645,7 +661,11 @@ impl<'a> Lowerer<'a> {
             };
         }
         let has_else = n >= 3 && self.else_between(ch[n - 2], ch[n - 1]);
-        let (cond_i, then_i) = if has_else { (n - 3, n - 2) } else { (n - 2, n - 1) };
+        let (cond_i, then_i) = if has_else {
+            (n - 3, n - 2)
+        } else {
+            (n - 2, n - 1)
+        };
         let init = (cond_i > 0).then(|| self.stmt(ch[0], d));
         let cond = self.cond_expr(ch[cond_i], d);
         let then = self.sub_stmt(ch[then_i], d);
@@ -757,7 +777,10 @@ impl<'a> Lowerer<'a> {
     }
 
     fn range_for(&mut self, ch: &[CXCursor], span: Span, d: usize) -> StmtKind {
-        let var_c = ch.iter().find(|k| lc::kind(**k) == CXCursor_VarDecl).copied();
+        let var_c = ch
+            .iter()
+            .find(|k| lc::kind(**k) == CXCursor_VarDecl)
+            .copied();
         let (Some(var_c), true) = (var_c, ch.len() >= 3) else {
             return StmtKind::Opaque {
                 what: "range-based for".into(),
@@ -805,10 +828,12 @@ impl<'a> Lowerer<'a> {
                     .find(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
                     .map(|b| self.expr(*b, d));
                 let arrow = match base {
-                    Some(b) => matches!(
-                        self.bodies.exprs[b.0 as usize].class,
-                        TypeClass::Pointer | TypeClass::PointerToConst
-                    ) || self.arrow_before(c),
+                    Some(b) => {
+                        matches!(
+                            self.bodies.exprs[b.0 as usize].class,
+                            TypeClass::Pointer | TypeClass::PointerToConst
+                        ) || self.arrow_before(c)
+                    }
                     None => true,
                 };
                 ExprKind::Member {
@@ -1095,7 +1120,9 @@ fn unary_op(k: CXUnaryOperatorKind) -> Option<UnaryOp> {
 
 /// Parses a C integer literal (decimal, hex, octal, binary; suffixes ignored).
 fn parse_int(text: &str) -> Option<i64> {
-    let t = text.trim_end_matches(['u', 'U', 'l', 'L', 'z', 'Z']).replace('\'', "");
+    let t = text
+        .trim_end_matches(['u', 'U', 'l', 'L', 'z', 'Z'])
+        .replace('\'', "");
     let (digits, radix) = if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
         (h.to_string(), 16)
     } else if let Some(b) = t.strip_prefix("0b").or_else(|| t.strip_prefix("0B")) {
@@ -1139,7 +1166,10 @@ fn qualified_name(c: CXCursor, name: &str) -> String {
     while !lc::is_null(p) && guard < 64 {
         guard += 1;
         match lc::kind(p) {
-            CXCursor_Namespace | CXCursor_StructDecl | CXCursor_ClassDecl | CXCursor_ClassTemplate
+            CXCursor_Namespace
+            | CXCursor_StructDecl
+            | CXCursor_ClassDecl
+            | CXCursor_ClassTemplate
             | CXCursor_UnionDecl => parts.push(lc::spelling(p)),
             CXCursor_TranslationUnit => break,
             _ => {}
@@ -1171,13 +1201,13 @@ fn expr_class(c: CXCursor) -> TypeClass {
                 TypeClass::Pointer
             }
         }
-        CXType_ConstantArray | CXType_IncompleteArray | CXType_VariableArray
+        CXType_ConstantArray
+        | CXType_IncompleteArray
+        | CXType_VariableArray
         | CXType_DependentSizedArray => TypeClass::Array,
         CXType_Record => TypeClass::Record,
         CXType_Dependent | CXType_Unexposed => TypeClass::Dependent,
-        k if BUILTIN_TYPES.contains(&k) || k == CXType_Enum => {
-            TypeClass::Scalar
-        }
+        k if BUILTIN_TYPES.contains(&k) || k == CXType_Enum => TypeClass::Scalar,
         _ => TypeClass::Unknown,
     }
 }
@@ -1199,14 +1229,18 @@ pub(super) fn lower_type(t: CXType, depth: usize) -> Type {
             | CXType_Float128 => TypeKind::Floating,
             k if BUILTIN_TYPES.contains(&k) => TypeKind::Integer,
             CXType_Enum => TypeKind::Enum,
-            CXType_Pointer | CXType_BlockPointer => {
-                TypeKind::Pointer(Box::new(lower_type(unsafe { clang_getPointeeType(t) }, depth + 1)))
-            }
+            CXType_Pointer | CXType_BlockPointer => TypeKind::Pointer(Box::new(lower_type(
+                unsafe { clang_getPointeeType(t) },
+                depth + 1,
+            ))),
             CXType_LValueReference | CXType_RValueReference => TypeKind::Reference(Box::new(
                 lower_type(unsafe { clang_getPointeeType(t) }, depth + 1),
             )),
             CXType_ConstantArray => TypeKind::Array {
-                element: Box::new(lower_type(unsafe { clang_getArrayElementType(canon) }, depth + 1)),
+                element: Box::new(lower_type(
+                    unsafe { clang_getArrayElementType(canon) },
+                    depth + 1,
+                )),
                 len: u64::try_from(unsafe { clang_getArraySize(canon) }).ok(),
             },
             CXType_IncompleteArray | CXType_VariableArray | CXType_DependentSizedArray => {

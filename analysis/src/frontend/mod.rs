@@ -46,7 +46,11 @@ pub fn libclang_version() -> Result<String, FrontendError> {
 }
 
 /// Lowers `path` (or `contents`, an unsaved buffer for it) compiled with `args`.
-pub fn lower_file(path: &Path, contents: Option<&str>, args: &[String]) -> Result<Module, FrontendError> {
+pub fn lower_file(
+    path: &Path,
+    contents: Option<&str>,
+    args: &[String],
+) -> Result<Module, FrontendError> {
     ensure_libclang()?;
     let path_str = path.display().to_string();
     let text = match contents {

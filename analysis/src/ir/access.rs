@@ -223,8 +223,7 @@ impl Collector<'_> {
             let by_address = match param_ty {
                 Some(t) => {
                     let r = t.referent();
-                    (t.is_pointer() && !pointee_is_const(t))
-                        || (!std::ptr::eq(r, t) && !r.is_const)
+                    (t.is_pointer() && !pointee_is_const(t)) || (!std::ptr::eq(r, t) && !r.is_const)
                 }
                 // Unknown callee or variadic argument: judge from the argument's own type.
                 None => matches!(

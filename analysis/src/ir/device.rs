@@ -155,10 +155,7 @@ impl CallWalker<'_> {
                 exprs.extend(es);
                 children.extend(cs);
             }
-            StmtKind::Break
-            | StmtKind::Continue
-            | StmtKind::Goto(_)
-            | StmtKind::Null => {}
+            StmtKind::Break | StmtKind::Continue | StmtKind::Goto(_) | StmtKind::Null => {}
         }
         for e in exprs {
             self.expr(e, kernel, d);

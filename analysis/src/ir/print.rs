@@ -130,7 +130,10 @@ fn render_function(m: &Module, id: FuncId, f: &Function, exec: cfg::Exec, out: &
 fn render_cfg(m: &Module, f: &Function, g: &Cfg, out: &mut String) {
     for (i, l) in g.loops.iter().enumerate() {
         let st = f.stmt(l.stmt);
-        let parent = l.parent.map(|p| format!(" in L{}", p.0)).unwrap_or_default();
+        let parent = l
+            .parent
+            .map(|p| format!(" in L{}", p.0))
+            .unwrap_or_default();
         let ind = l
             .induction
             .map(|v| format!(" induction {}", m.var(v).name))
@@ -159,7 +162,10 @@ fn render_cfg(m: &Module, f: &Function, g: &Cfg, out: &mut String) {
             1 => " (exit)",
             _ => "",
         };
-        let lp = b.loop_id.map(|l| format!(" in L{}", l.0)).unwrap_or_default();
+        let lp = b
+            .loop_id
+            .map(|l| format!(" in L{}", l.0))
+            .unwrap_or_default();
         let succs: Vec<String> = b.succs.iter().map(|s| format!("bb{}", s.0)).collect();
         let _ = writeln!(out, "  bb{i}{name}{lp} -> [{}]", succs.join(", "));
         for n in &b.nodes {
@@ -240,11 +246,10 @@ fn access(m: &Module, f: &Function, a: &Access) -> String {
 }
 
 fn var_line(m: &Module, v: &Var) -> String {
-    let size = v
-        .ty
-        .size
-        .map(|s| format!(", {s} bytes"))
-        .unwrap_or_default();
+    let size =
+        v.ty.size
+            .map(|s| format!(", {s} bytes"))
+            .unwrap_or_default();
     let storage = match v.storage {
         Storage::Global => "global",
         Storage::StaticGlobal => "static global",

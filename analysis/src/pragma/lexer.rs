@@ -230,15 +230,12 @@ impl Lexer {
         self.pos += 1;
         while let Some(c) = self.at(self.pos) {
             let prev = self.at(self.pos - 1).unwrap_or(' ');
-            if (c == '+' || c == '-') && matches!(prev, 'e' | 'E' | 'p' | 'P') {
-                self.pos += 1;
-            } else if c == '\''
+            let exponent_sign = (c == '+' || c == '-') && matches!(prev, 'e' | 'E' | 'p' | 'P');
+            let separator = c == '\''
                 && self
                     .at(self.pos + 1)
-                    .is_some_and(|n| n.is_ascii_alphanumeric())
-            {
-                self.pos += 1;
-            } else if c == '.' || c == '_' || c.is_ascii_alphanumeric() {
+                    .is_some_and(|n| n.is_ascii_alphanumeric());
+            if exponent_sign || separator || c == '.' || c == '_' || c.is_ascii_alphanumeric() {
                 self.pos += 1;
             } else {
                 break;

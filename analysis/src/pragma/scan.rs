@@ -271,14 +271,11 @@ pub(crate) fn scan(source: &str) -> Vec<RawPragma> {
 /// `1'000` does not start a character literal).
 fn skip_number(b: &[u8], mut i: usize) -> usize {
     i += 1;
-    while i < b.len() {
-        let c = b[i];
+    while let Some(&c) = b.get(i) {
         let prev = b[i - 1];
-        if (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P') {
-            i += 1;
-        } else if c == b'\'' && b.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric()) {
-            i += 1;
-        } else if c == b'.' || c == b'_' || c.is_ascii_alphanumeric() {
+        let exponent_sign = (c == b'+' || c == b'-') && matches!(prev, b'e' | b'E' | b'p' | b'P');
+        let separator = c == b'\'' && b.get(i + 1).is_some_and(|n| n.is_ascii_alphanumeric());
+        if exponent_sign || separator || c == b'.' || c == b'_' || c.is_ascii_alphanumeric() {
             i += 1;
         } else {
             break;

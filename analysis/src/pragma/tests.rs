@@ -490,7 +490,8 @@ fn motion_clauses() {
 
 #[test]
 fn list_clauses() {
-    let cases: &[(&str, &str, fn(&ClauseKind) -> bool)] = &[
+    type Check = fn(&ClauseKind) -> bool;
+    let cases: &[(&str, &str, Check)] = &[
         (
             "target",
             "private(a, b)",
@@ -1691,23 +1692,63 @@ fn scan_crlf_and_end_of_file() {
 
 #[test]
 fn deep_nesting_fits_in_a_small_stack() {
-    // Each level goes through every precedence level of the binary
-    // operators before reaching the next parenthesis.
+    // Patterns that maximise recursion per nesting level; each must be
+    // rejected (or accepted) without overflowing a 1 MiB stack, and the
+    // resulting tree must print and drop without overflowing either.
     let level = "a || a && a | a ^ a & a == a < a << a + a * -(";
-    let text = format!(
-        "#pragma omp target if({}a{}) map(p[{}0{}])",
-        level.repeat(400),
-        ")".repeat(400),
-        "b[".repeat(400),
-        "]".repeat(400)
+    let texts = vec![
+        format!(
+            "#pragma omp target if({}a{})",
+            level.repeat(400),
+            ")".repeat(400)
+        ),
+        format!(
+            "#pragma omp target if({}a{})",
+            "(".repeat(400),
+            ")".repeat(400)
+        ),
+        format!(
+            "#pragma omp target if({}a{})",
+            "a[".repeat(400),
+            "]".repeat(400)
+        ),
+        format!(
+            "#pragma omp target if({}a{})",
+            "f(".repeat(400),
+            ")".repeat(400)
+        ),
+        format!("#pragma omp target if({}a)", "(int)".repeat(400)),
+        format!("#pragma omp target if({}a)", "sizeof ".repeat(400)),
+        format!("#pragma omp target if({}a)", "a ? a : ".repeat(400)),
+        format!("#pragma omp target if({}a)", "a + ".repeat(5000)),
+        format!("#pragma omp target if(a{})", "[0]".repeat(5000)),
+        format!("#pragma omp target if(a{})", ".b".repeat(5000)),
+        format!(
+            "#pragma omp target map(p[{}0{}])",
+            "b[".repeat(400),
+            "]".repeat(400)
+        ),
+        format!("#pragma omp target map(p{})", ".b[0]".repeat(5000)),
+    ];
+    // Just under the limit is accepted.
+    let ok = format!(
+        "#pragma omp target if({}a{})",
+        "(".repeat(120),
+        ")".repeat(120)
     );
     let handle = std::thread::Builder::new()
         .stack_size(1 << 20)
         .spawn(move || {
-            let r = parse_pragma(&text, 0);
-            assert!(r.has_errors());
-            let printed = r.directive.map(|d| d.to_string());
-            assert!(printed.is_some());
+            for text in texts {
+                let r = parse_pragma(&text, 0);
+                let d = r.directive.expect("directive");
+                let _ = d.to_string();
+                let _ = d.without_spans() == d;
+            }
+            let r = parse_pragma(&ok, 0);
+            assert!(r.diagnostics.is_empty(), "{:?}", r.diagnostics);
+            let d = r.directive.expect("directive");
+            assert_eq!(d.to_string(), ok);
         })
         .expect("spawn");
     assert!(handle.join().is_ok());

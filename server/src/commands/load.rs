@@ -22,8 +22,12 @@ pub fn lower(args: &SourceArgs) -> Result<Module> {
             );
         }
     }
-    let flags = flags::flags_for(path, args.compile_commands_dir.as_deref(), &args.clang_flags)
-        .context("reading the compilation database")?;
+    let flags = flags::flags_for(
+        path,
+        args.compile_commands_dir.as_deref(),
+        &args.clang_flags,
+    )
+    .context("reading the compilation database")?;
     let module = frontend::lower_file(path, None, &flags.args)?;
     Ok(module)
 }

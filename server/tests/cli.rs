@@ -1,0 +1,130 @@
+//! The `omplens` binary as a user runs it: help, the IR of a real file, and the messages for
+//! each way the input can be wrong.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn omplens(args: &[&str]) -> Output {
+    omplens_env(args, &[])
+}
+
+fn omplens_env(args: &[&str], env: &[(&str, &str)]) -> Output {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_omplens"));
+    cmd.args(args).current_dir(repo());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    cmd.output().expect("run omplens")
+}
+
+fn repo() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn help_lists_the_ir_command() {
+    let o = omplens(&["--help"]);
+    assert!(o.status.success());
+    assert!(stdout(&o).contains("ir"), "{}", stdout(&o));
+    let o = omplens(&["ir", "--help"]);
+    assert!(stdout(&o).contains("--compile-commands-dir"));
+}
+
+#[test]
+fn ir_of_the_bundled_example() {
+    let o = omplens(&["ir", "examples/jacobi.c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(out.starts_with("module jacobi.c (C)\n"), "{out}");
+    assert!(out.contains("fn main() -> int [host]"));
+    // Both kernels are recognised, attached, and their bodies run on the device.
+    assert_eq!(out.matches("host enter target teams distribute parallel for").count(), 2);
+    assert!(out.contains("device stmt u[k] = unew[k]"), "{out}");
+    assert!(out.contains("26:1 #pragma omp target teams distribute parallel for collapse(2) in main governs 27:5-"));
+}
+
+#[test]
+fn missing_file_is_a_clear_error() {
+    let o = omplens(&["ir", "no/such/file.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no/such/file.c: no such file"), "{}", stderr(&o));
+}
+
+#[test]
+fn a_directory_is_not_a_source_file() {
+    let o = omplens(&["ir", "examples"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("not a regular file"), "{}", stderr(&o));
+}
+
+#[test]
+fn missing_compilation_database_dir() {
+    let o = omplens(&["ir", "examples/jacobi.c", "--compile-commands-dir", "examples"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("no compile_commands.json there"), "{}", stderr(&o));
+}
+
+#[test]
+fn bad_clang_flags_are_reported_not_fatal() {
+    let o = omplens(&["ir", "examples/jacobi.c", "--", "-fno-such-flag-at-all"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("unknown argument: '-fno-such-flag-at-all'"),
+        "{}",
+        stdout(&o)
+    );
+    // The file is still analysed.
+    assert!(stdout(&o).contains("fn main()"));
+}
+
+#[test]
+fn missing_libclang_says_how_to_install_it() {
+    let o = omplens_env(
+        &["ir", "examples/jacobi.c"],
+        &[("LIBCLANG_PATH", "/nonexistent/libclang/dir")],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("libclang could not be loaded"), "{err}");
+    assert!(err.contains("apt-get install libclang-19-dev"), "{err}");
+}
+
+#[test]
+fn broken_code_gives_located_errors_and_partial_ir() {
+    let o = omplens(&["ir", "tests/corpus/broken/syntax_errors.c"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains("error [pragma] unknown clause `mapp` on `target`; did you mean `map`?"), "{out}");
+    assert!(out.contains("error [pragma] expected `)` to close `map(`"), "{out}");
+    assert!(out.contains("\nfn "), "{out}");
+    assert!(stderr(&o).contains("the IR above is partial"));
+}
+
+#[test]
+fn compile_commands_json_is_found_upwards() {
+    let dir = std::env::temp_dir().join(format!("omplens-ccdb-{}", std::process::id()));
+    let sub = dir.join("src");
+    std::fs::create_dir_all(&sub).unwrap();
+    std::fs::write(
+        sub.join("k.c"),
+        "void f(double *a) {\n#pragma omp target\n  for (int i = 0; i < LEN; ++i) a[i] = 0;\n}\n",
+    )
+    .unwrap();
+    let db = format!(
+        r#"[{{"directory": "{}", "file": "src/k.c", "command": "clang-19 -fopenmp -fopenmp-targets=nvptx64 -DLEN=42 -c src/k.c -o k.o"}}]"#,
+        dir.display()
+    );
+    std::fs::write(dir.join("compile_commands.json"), db).unwrap();
+    let o = omplens(&["ir", sub.join("k.c").to_str().unwrap()]);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(o.status.success(), "{}\n{}", stdout(&o), stderr(&o));
+    // LEN came from the database; the offload flags were dropped (no device errors).
+    assert!(stdout(&o).contains("device cond i < LEN"), "{}", stdout(&o));
+}
