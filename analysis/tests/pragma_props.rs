@@ -172,14 +172,14 @@ fn check_reprint(d: &Directive, diags: &[PragmaDiagnostic]) {
 
 proptest! {
     #[test]
-    fn parse_never_panics(text in any::<String>(), base in any::<u32>()) {
+    fn pragma_parse_never_panics(text in any::<String>(), base in any::<u32>()) {
         check_parse(&text, base);
         let prefixed = format!("#pragma omp {text}");
         check_parse(&prefixed, base);
     }
 
     #[test]
-    fn parse_vocab_never_panics_and_reprints(text in vocab_pragma(), base in 0u32..1_000_000) {
+    fn pragma_parse_vocab_never_panics_and_reprints(text in vocab_pragma(), base in 0u32..1_000_000) {
         let r = check_parse(&text, base);
         if let Some(d) = &r.directive {
             assert!(d.span.start == base);
@@ -188,14 +188,14 @@ proptest! {
     }
 
     #[test]
-    fn scan_never_panics(text in any::<String>()) {
+    fn pragma_scan_never_panics(text in any::<String>()) {
         for p in scan_pragmas(&text) {
             assert_eq!(text.get(p.span.start as usize..p.span.end as usize), Some(p.text.as_str()));
         }
     }
 
     #[test]
-    fn scan_vocab(parts in prop::collection::vec(select(SCAN_VOCAB), 0..60)) {
+    fn pragma_scan_vocab(parts in prop::collection::vec(select(SCAN_VOCAB), 0..60)) {
         let text: String = parts.concat();
         for p in scan_pragmas(&text) {
             assert_eq!(text.get(p.span.start as usize..p.span.end as usize), Some(p.text.as_str()));
@@ -617,7 +617,7 @@ fn arb_directive() -> impl Strategy<Value = Directive> {
 
 proptest! {
     #[test]
-    fn generated_directives_round_trip(d in arb_directive()) {
+    fn pragma_generated_directives_round_trip(d in arb_directive()) {
         let printed = d.to_string();
         let r = parse_pragma(&printed, 7);
         for diag in &r.diagnostics {
@@ -633,7 +633,7 @@ proptest! {
     }
 
     #[test]
-    fn generated_expressions_round_trip(x in arb_expr()) {
+    fn pragma_generated_expressions_round_trip(x in arb_expr()) {
         let printed = format!("#pragma omp target if({x})");
         let r = parse_pragma(&printed, 0);
         prop_assert!(r.diagnostics.is_empty(), "{}: {:?}", printed, r.diagnostics);

@@ -358,14 +358,20 @@ fn leaf_clauses(leaf: Leaf) -> &'static [&'static str] {
 
 /// True when clause `name` may appear on `kind`: a combined directive
 /// accepts the union of its leaves' clauses, except that `nowait` is not
-/// accepted on a combined construct starting with `parallel` (it has an
-/// implicit barrier). `ompx_` extensions are accepted everywhere.
+/// accepted on a combined construct that contains `parallel` but not
+/// `target` (`parallel for`, `teams distribute parallel for`: the parallel
+/// region ends with a barrier; with `target`, `nowait` applies to the
+/// target task). `ompx_` extensions are accepted everywhere.
 pub fn clause_allowed(kind: DirectiveKind, name: &str) -> bool {
     if name.starts_with("ompx_") {
         return true;
     }
     let leaves = kind.leaf_constructs();
-    if name == "nowait" && leaves.len() > 1 && leaves.first() == Some(&Leaf::Parallel) {
+    if name == "nowait"
+        && leaves.len() > 1
+        && leaves.contains(&Leaf::Parallel)
+        && !leaves.contains(&Leaf::Target)
+    {
         return false;
     }
     leaves.iter().any(|&l| leaf_clauses(l).contains(&name))

@@ -1361,6 +1361,7 @@ fn clause_not_allowed() {
         ("target data", "nowait", "nowait"),
         ("target enter data", "map(to: a) from(b)", "from"),
         ("parallel for", "nowait", "nowait"),
+        ("teams distribute parallel for", "nowait", "nowait"),
         ("target", "schedule(static)", "schedule"),
         ("end declare target", "nowait", "nowait"),
         ("declare target", "map(a)", "map"),
