@@ -129,6 +129,9 @@ pub fn parse(
             Length: c.as_bytes().len() as _,
         });
     }
+    // The detailed preprocessing record is what makes `clang_getSkippedRanges` report `#if 0`
+    // blocks (pragmas inside them must be ignored). KeepGoing: analyse past fatal errors
+    // such as a missing header.
     let options = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
     let mut tu: CXTranslationUnit = std::ptr::null_mut();
     let code = unsafe {
@@ -327,7 +330,11 @@ pub fn diagnostics(tu: &TranslationUnit) -> Vec<ClangDiagnostic> {
                 severity,
                 message,
                 offset: in_main.then_some(off),
-                location: format!("{name}:{line}:{col}"),
+                location: if name.is_empty() {
+                    String::new()
+                } else {
+                    format!("{name}:{line}:{col}")
+                },
             });
             clang_disposeDiagnostic(d);
         }

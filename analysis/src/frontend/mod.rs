@@ -185,7 +185,12 @@ fn clang_diagnostics(tu: &libclang::TranslationUnit, main_dir: &str, module: &mu
                     .filter(|_| !main_dir.is_empty())
                     .map(|l| l.trim_start_matches('/'))
                     .unwrap_or(&d.location);
-                (None, format!("{loc}: {}", d.message))
+                let message = if loc.is_empty() {
+                    d.message
+                } else {
+                    format!("{loc}: {}", d.message)
+                };
+                (None, message)
             }
         };
         module.diagnostics.push(Diagnostic {
