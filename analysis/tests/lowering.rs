@@ -114,9 +114,7 @@ fn accesses_are_classified() {
             (name, a.kind, a.path.len())
         })
         .collect();
-    let has = |n: &str, k: AccessKind, depth: usize| {
-        accesses.contains(&(n.to_string(), k, depth))
-    };
+    let has = |n: &str, k: AccessKind, depth: usize| accesses.contains(&(n.to_string(), k, depth));
     assert!(has("a", AccessKind::Write, 1), "{accesses:?}");
     assert!(has("a", AccessKind::Read, 1));
     // s->f[i]: deref, member, index.
@@ -135,8 +133,12 @@ fn kernel_bodies_run_on_the_device() {
     );
     let g = cfg_of(&m, "f");
     let kinds: Vec<(NodeKind, Exec)> = g.nodes().map(|(_, n)| (n.kind, n.exec)).collect();
-    assert!(kinds.iter().any(|k| matches!(k, (NodeKind::Enter(_), Exec::Host))));
-    assert!(kinds.iter().any(|k| matches!(k, (NodeKind::Exit(_), Exec::Host))));
+    assert!(kinds
+        .iter()
+        .any(|k| matches!(k, (NodeKind::Enter(_), Exec::Host))));
+    assert!(kinds
+        .iter()
+        .any(|k| matches!(k, (NodeKind::Exit(_), Exec::Host))));
     let device_stmts = kinds
         .iter()
         .filter(|k| matches!(k, (NodeKind::Stmt, Exec::Device)))
@@ -233,7 +235,11 @@ fn directive_without_statement_is_an_error() {
         .iter()
         .find(|d| d.severity == Severity::Error)
         .expect("an error");
-    assert!(e.message.contains("must be followed by a statement"), "{}", e.message);
+    assert!(
+        e.message.contains("must be followed by a statement"),
+        "{}",
+        e.message
+    );
     assert_eq!(m.line_col(e.span.unwrap().start), (3, 1));
 }
 
@@ -254,7 +260,13 @@ fn declare_target_region_marks_functions_and_globals() {
         "t.c",
         "#pragma omp declare target\ndouble table[8];\ndouble lookup(int i) { return table[i]; }\n#pragma omp end declare target\ndouble host_only(int i) { return i; }\n",
     );
-    assert!(m.vars.iter().find(|v| v.name == "table").unwrap().declare_target);
+    assert!(
+        m.vars
+            .iter()
+            .find(|v| v.name == "table")
+            .unwrap()
+            .declare_target
+    );
     assert!(m.function(func(&m, "lookup")).declare_target);
     assert!(!m.function(func(&m, "host_only")).declare_target);
 }

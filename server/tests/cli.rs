@@ -18,7 +18,10 @@ fn omplens_env(args: &[&str], env: &[(&str, &str)]) -> Output {
 }
 
 fn repo() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap().to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap()
+        .to_path_buf()
 }
 
 fn stdout(o: &Output) -> String {
@@ -45,16 +48,26 @@ fn ir_of_the_bundled_example() {
     assert!(out.starts_with("module jacobi.c (C)\n"), "{out}");
     assert!(out.contains("fn main() -> int [host]"));
     // Both kernels are recognised, attached, and their bodies run on the device.
-    assert_eq!(out.matches("host enter target teams distribute parallel for").count(), 2);
+    assert_eq!(
+        out.matches("host enter target teams distribute parallel for")
+            .count(),
+        2
+    );
     assert!(out.contains("device stmt u[k] = unew[k]"), "{out}");
-    assert!(out.contains("26:1 #pragma omp target teams distribute parallel for collapse(2) in main governs 27:5-"));
+    assert!(out.contains(
+        "26:1 #pragma omp target teams distribute parallel for collapse(2) in main governs 27:5-"
+    ));
 }
 
 #[test]
 fn missing_file_is_a_clear_error() {
     let o = omplens(&["ir", "no/such/file.c"]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no/such/file.c: no such file"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no/such/file.c: no such file"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -66,9 +79,18 @@ fn a_directory_is_not_a_source_file() {
 
 #[test]
 fn missing_compilation_database_dir() {
-    let o = omplens(&["ir", "examples/jacobi.c", "--compile-commands-dir", "examples"]);
+    let o = omplens(&[
+        "ir",
+        "examples/jacobi.c",
+        "--compile-commands-dir",
+        "examples",
+    ]);
     assert_eq!(o.status.code(), Some(2));
-    assert!(stderr(&o).contains("no compile_commands.json there"), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no compile_commands.json there"),
+        "{}",
+        stderr(&o)
+    );
 }
 
 #[test]
@@ -101,8 +123,14 @@ fn broken_code_gives_located_errors_and_partial_ir() {
     let o = omplens(&["ir", "tests/corpus/broken/syntax_errors.c"]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
-    assert!(out.contains("error [pragma] unknown clause `mapp` on `target`; did you mean `map`?"), "{out}");
-    assert!(out.contains("error [pragma] expected `)` to close `map(`"), "{out}");
+    assert!(
+        out.contains("error [pragma] unknown clause `mapp` on `target`; did you mean `map`?"),
+        "{out}"
+    );
+    assert!(
+        out.contains("error [pragma] expected `)` to close `map(`"),
+        "{out}"
+    );
     assert!(out.contains("\nfn "), "{out}");
     assert!(stderr(&o).contains("the IR above is partial"));
 }

@@ -423,6 +423,9 @@ pub(crate) fn suggest<'a>(
         if cand == word {
             continue;
         }
+        if cand.chars().count().abs_diff(len) > 2 {
+            continue;
+        }
         let d = edit_distance(word, cand);
         if d <= 2 && d < len && best.is_none_or(|(bd, _)| d < bd) {
             best = Some((d, cand));

@@ -15,6 +15,8 @@ pub(crate) type PResult<T> = Result<T, ParseError>;
 
 pub(crate) struct Parser {
     toks: Vec<Token>,
+    /// For each `(` token, the index of its matching `)`, if any.
+    paren_match: Vec<Option<usize>>,
     pub pos: usize,
     pub diags: Vec<PragmaDiagnostic>,
     depth: u32,
@@ -32,8 +34,20 @@ impl Parser {
                 space_before: true,
             });
         }
+        let mut paren_match = vec![None; toks.len()];
+        let mut open: Vec<usize> = Vec::new();
+        for (i, tok) in toks.iter().enumerate() {
+            if tok.is_punct("(") {
+                open.push(i);
+            } else if tok.is_punct(")") {
+                if let Some(o) = open.pop() {
+                    paren_match[o] = Some(i);
+                }
+            }
+        }
         Parser {
             toks,
+            paren_match,
             pos: 0,
             diags,
             depth: 0,
@@ -136,38 +150,36 @@ impl Parser {
     /// Index of the `)` matching the `(` at index `open`, if any. Only
     /// parentheses are counted.
     pub fn matching_paren(&self, open: usize) -> Option<usize> {
-        let mut depth = 0usize;
-        for (i, tok) in self.toks.iter().enumerate().skip(open) {
-            if tok.is_punct("(") {
-                depth += 1;
-            } else if tok.is_punct(")") {
-                depth = depth.saturating_sub(1);
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-        }
-        None
+        self.paren_match.get(open).copied().flatten()
     }
 
     /// Index of the first `:` between the current token and `end`
     /// (exclusive) outside any parentheses, brackets or braces.
     pub fn top_level_colon(&self, end: usize) -> Option<usize> {
         let mut depth = 0usize;
-        for i in self.pos..end.min(self.toks.len()) {
+        let end = end.min(self.toks.len());
+        let mut i = self.pos;
+        while i < end {
             let tok = &self.toks[i];
+            i += 1;
             if tok.kind != TokKind::Punct {
                 continue;
             }
             match tok.text.as_str() {
-                "(" | "[" | "{" => depth += 1,
+                // Jump over a parenthesised group; nothing after an
+                // unclosed `(` is at the top level.
+                "(" => match self.matching_paren(i - 1) {
+                    Some(close) => i = close + 1,
+                    None => return None,
+                },
+                "[" | "{" => depth += 1,
                 ")" | "]" | "}" => {
                     if depth == 0 {
                         return None;
                     }
                     depth -= 1;
                 }
-                ":" if depth == 0 => return Some(i),
+                ":" if depth == 0 => return Some(i - 1),
                 _ => {}
             }
         }
