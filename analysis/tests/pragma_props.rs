@@ -245,13 +245,9 @@ fn wrap(x: Expr, min: u8) -> Expr {
     }
 }
 
-/// The base of a postfix expression (number literals need parentheses).
+/// The base of a postfix expression.
 fn postfix_base(x: Expr) -> Expr {
-    if matches!(x.kind, ExprKind::Int(_) | ExprKind::Float(_)) {
-        paren(x)
-    } else {
-        wrap(x, 15)
-    }
+    wrap(x, 15)
 }
 
 fn name() -> impl Strategy<Value = String> {
@@ -642,5 +638,35 @@ proptest! {
             panic!("{printed}");
         };
         prop_assert_eq!(expr.without_spans(), x);
+    }
+}
+
+/// Cuts `text` at a char boundary near `at` (a fraction of its length).
+fn boundary(text: &str, at: f64) -> usize {
+    let mut i = ((text.len() as f64) * at) as usize;
+    while !text.is_char_boundary(i) {
+        i -= 1;
+    }
+    i
+}
+
+proptest! {
+    /// Valid pragmas with a random edit (deleted range, inserted token):
+    /// the error recovery must never panic, and whatever it returns must
+    /// print and reparse to a fixed point.
+    #[test]
+    fn pragma_mutated_directives_recover(
+        d in arb_directive(),
+        cut in (0.0f64..1.0, 0.0f64..0.2),
+        insert in select(VOCAB),
+    ) {
+        let text = d.to_string();
+        let start = boundary(&text, cut.0);
+        let end = boundary(&text, (cut.0 + cut.1).min(1.0)).max(start);
+        let mutated = format!("{}{insert}{}", &text[..start], &text[end..]);
+        let r = check_parse(&mutated, 3);
+        if let Some(d) = &r.directive {
+            check_reprint(d, &r.diagnostics);
+        }
     }
 }

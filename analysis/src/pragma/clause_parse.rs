@@ -235,6 +235,16 @@ impl Parser {
             "indirect" => ClauseKind::Indirect(Some(self.parse_expr()?)),
             _ => {
                 let start = self.pos;
+                if end == usize::MAX {
+                    // Unclosed: the text to the end could hold unbalanced
+                    // parentheses, which would not print back faithfully.
+                    self.seek(end);
+                    let at = self.prev_end();
+                    return Err(ParseError {
+                        span: Span::new(at, at),
+                        message: format!("expected `)` to close `{name}(`"),
+                    });
+                }
                 let raw = self.raw_text(start, end);
                 if raw.is_empty() && req == ArgReq::Required {
                     return Err(self.error_here(format!("expected an argument for `{name}`")));

@@ -48,12 +48,39 @@
 //!   normalised raw text in [`Directive::raw_argument`].
 //! * Expressions use C precedence; see [`Expr`] for the cast heuristic.
 //! * Expression nesting is capped at [`MAX_NESTING`] levels.
+//! * A clause whose `)` is missing at the end of the pragma
+//!   (`map(to: a`) is reported and kept (an unmodelled
+//!   [`ClauseKind::Other`] clause is dropped instead).
+//! * Clause validity follows OpenMP 5.2 with one table per leaf construct
+//!   (see [`clause_allowed`]); `ompx_*` extension clauses are accepted
+//!   everywhere.
 //!
 //! # Printing
 //!
 //! `Display` for [`Directive`], [`Clause`], [`ListItem`] and [`Expr`] prints a
 //! canonical single-line form that parses back to the same tree (spans
 //! aside): `#pragma omp target map(always, to: a[0:n], s.f) nowait`.
+//! Expressions keep their [`ExprKind::Paren`] nodes as written; for trees
+//! built by hand the printer adds the parentheses C precedence requires.
+//! Use `without_spans()` to compare trees by structure.
+//!
+//! # Limitations
+//!
+//! * No preprocessing: macros in clauses are plain identifiers, `#if 0` is
+//!   not known to the scanner and `_Pragma("omp ...")` is not found.
+//! * Casts are recognised heuristically (see [`Expr`]); C++ templates
+//!   (`static_cast<T>(x)`, `v<int>`) are not parsed as such in expressions.
+//! * Clauses that are not modelled (`linear`, `aligned`, `allocate`,
+//!   `proc_bind`, `num_teams(lo: hi)`, ...) are [`ClauseKind::Other`] with
+//!   their raw text; their arguments are not checked.
+//! * List items are names with member, subscript and section accessors and
+//!   an optional single leading `*`; other lvalue expressions (`*(p + 1)`,
+//!   `(*p).x`) are rejected with an error.
+//! * After error recovery a printed directive may not reparse to the same
+//!   tree (e.g. `for (junk) simd` keeps a `simd` clause, which prints as the
+//!   directive `for simd`); without errors it always does.
+//! * Recursion is bounded by [`MAX_NESTING`]; the deepest accepted input
+//!   needs well under 1 MiB of stack in a debug build.
 
 mod ast;
 mod clause_parse;

@@ -171,7 +171,13 @@ impl Parser {
                 let first = self.pos;
                 let raw = self.raw_text(first, end_idx);
                 self.seek(end_idx);
-                if raw.is_empty() && required {
+                if close_idx.is_none() {
+                    let at = self.prev_end();
+                    Err(ParseError {
+                        span: Span::new(at, at),
+                        message: format!("expected `)` to close `{}(`", kind.name()),
+                    })
+                } else if raw.is_empty() && required {
                     Err(self.error_here(format!("expected an argument for `{}`", kind.name())))
                 } else {
                     let span = if raw.is_empty() {

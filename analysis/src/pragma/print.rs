@@ -30,14 +30,16 @@ fn operand(f: &mut Formatter<'_>, e: &Expr, min_prec: u8) -> fmt::Result {
     }
 }
 
-/// Writes the base of a postfix expression (`base[..]`, `base.m`,
-/// `base(..)`): a number literal needs parentheses before `.`.
-fn postfix_base(f: &mut Formatter<'_>, e: &Expr) -> fmt::Result {
-    if matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_)) {
-        write!(f, "({e})")
-    } else {
-        operand(f, e, PREC_POSTFIX)
+/// Writes the base of a postfix expression (`base[..]`, `base(..)`,
+/// `base.m`, `base++`), parenthesised when needed. `glued` is true when the
+/// operator would merge into a number literal (`1.x`, `0x1e++` lex as one
+/// preprocessing number), in which case a space separates them.
+fn postfix_base(f: &mut Formatter<'_>, e: &Expr, glued: bool) -> fmt::Result {
+    operand(f, e, PREC_POSTFIX)?;
+    if glued && matches!(e.kind, ExprKind::Int(_) | ExprKind::Float(_)) {
+        f.write_str(" ")?;
     }
+    Ok(())
 }
 
 impl Display for Expr {
@@ -49,7 +51,7 @@ impl Display for Expr {
             | ExprKind::Char(s)
             | ExprKind::Str(s) => f.write_str(s),
             ExprKind::Unary(op, e) if op.is_postfix() => {
-                postfix_base(f, e)?;
+                postfix_base(f, e, true)?;
                 f.write_str(op.symbol())
             }
             ExprKind::Unary(op, e) => {
@@ -80,7 +82,7 @@ impl Display for Expr {
                 operand(f, e, PREC_TERNARY)
             }
             ExprKind::Call(callee, args) => {
-                postfix_base(f, callee)?;
+                postfix_base(f, callee, false)?;
                 f.write_str("(")?;
                 for (i, a) in args.iter().enumerate() {
                     if i > 0 {
@@ -91,11 +93,11 @@ impl Display for Expr {
                 f.write_str(")")
             }
             ExprKind::Index(base, index) => {
-                postfix_base(f, base)?;
+                postfix_base(f, base, false)?;
                 write!(f, "[{index}]")
             }
             ExprKind::Member(base, name, arrow) => {
-                postfix_base(f, base)?;
+                postfix_base(f, base, true)?;
                 f.write_str(if *arrow { "->" } else { "." })?;
                 f.write_str(name)
             }

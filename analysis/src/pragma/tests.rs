@@ -1186,7 +1186,10 @@ fn display_adds_needed_parentheses() {
         ExprKind::Member(Box::new(int("1")), "x".into(), false),
         Span::default(),
     );
-    assert_eq!(member.to_string(), "(1).x");
+    assert_eq!(member.to_string(), "1 .x");
+    assert_eq!(expr("1 .x").without_spans(), member);
+    assert_eq!(expr("0x1e ++").to_string(), "0x1e ++");
+    assert_eq!(expr("0(x)").to_string(), "0(x)");
 }
 
 #[test]
