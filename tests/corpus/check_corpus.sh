@@ -131,4 +131,5 @@ fail=$(grep -c '^FAIL' "$WORK/log")
 warn=$(grep -c '^WARN' "$WORK/log")
 echo "----"
 echo "corpus check: ${#files[@]} programs, ${#broken[@]} broken inputs; PASS=$pass FAIL=$fail files-with-warnings=$warn ($((end - start)) s, $JOBS jobs)"
+echo "corpus: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]
