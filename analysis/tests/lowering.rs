@@ -3,7 +3,7 @@
 use omplens_analysis::frontend::lower_file;
 use omplens_analysis::ir::access::{AccessKind, Root};
 use omplens_analysis::ir::cfg::{self, Exec, LoopKind, NodeKind};
-use omplens_analysis::ir::{device, FuncId, Module, Severity, StmtKind, Storage};
+use omplens_analysis::ir::{device, BindingTarget, FuncId, Module, Severity, StmtKind, Storage};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 fn lower(name: &str, src: &str) -> Module {
@@ -296,4 +296,33 @@ fn unsaved_buffer_replaces_the_file() {
     let _ = std::fs::remove_dir_all(&dir);
     assert!(m.functions.iter().any(|f| f.name == "in_buffer"));
     assert!(!m.functions.iter().any(|f| f.name == "on_disk"));
+}
+
+#[test]
+fn clause_names_resolve_by_scope() {
+    let m = lower(
+        "n.c",
+        "int g;\nvoid f(int n) {\n  { int a[4]; }\n  double a = 1;\n#pragma omp target map(to: a, g, n, zz)\n  n++;\n}\n",
+    );
+    let b = &m.directives[0].bindings;
+    let var = |i: usize| match b[i].target {
+        BindingTarget::Var(v) => Some((m.var(v).name.as_str(), m.var(v).storage)),
+        _ => None,
+    };
+    // `a` is the double declared in the function's block, not the array of the inner block.
+    assert_eq!(var(0), Some(("a", Storage::Local)));
+    let BindingTarget::Var(a) = b[0].target else {
+        panic!()
+    };
+    assert_eq!(m.var(a).ty.spelling, "double");
+    assert_eq!(var(1), Some(("g", Storage::Global)));
+    assert_eq!(var(2), Some(("n", Storage::Parameter)));
+    assert_eq!(b[3].target, BindingTarget::Unresolved);
+    let w = m
+        .diagnostics
+        .iter()
+        .find(|d| d.severity == Severity::Warning)
+        .expect("a warning for zz");
+    assert_eq!(w.message, "`zz` in `map` is not a variable in scope here");
+    assert_eq!(m.line_col(w.span.unwrap().start), (5, 37));
 }

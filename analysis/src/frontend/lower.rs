@@ -8,9 +8,9 @@
 use super::libclang::{self as lc, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
-    BinaryOp, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop, FuncId, Function, Module,
-    Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass, TypeKind, UnaryOp, Var,
-    VarId,
+    BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop,
+    FuncId, Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
+    TypeKind, UnaryOp, Var, VarId,
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
@@ -74,6 +74,9 @@ pub(super) struct Lowerer<'a> {
     bodies: Bodies,
     /// Span of the statement being lowered, for sub-cursors whose extent is unusable.
     last_span: Span,
+    /// Names declared in the enclosing blocks of the function being lowered, innermost
+    /// last: what a name in a clause refers to.
+    scopes: Vec<Vec<(String, VarId)>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -96,6 +99,7 @@ impl<'a> Lowerer<'a> {
             cur_func: None,
             bodies: Bodies::default(),
             last_span: Span::default(),
+            scopes: Vec::new(),
         }
     }
 
@@ -304,7 +308,13 @@ impl<'a> Lowerer<'a> {
             .collect();
         self.cur_func = Some(id);
         self.bodies = Bodies::default();
+        let param_scope = params
+            .iter()
+            .map(|p| (self.module.vars[p.0 as usize].name.clone(), *p))
+            .collect();
+        self.scopes = vec![param_scope];
         let body_id = self.stmt(body, 0);
+        self.scopes.clear();
         let bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
         let f = &mut self.module.functions[id.0 as usize];
@@ -317,6 +327,15 @@ impl<'a> Lowerer<'a> {
         f.stmts = bodies.stmts;
         f.exprs = bodies.exprs;
         f.not_analysed = bodies.not_analysed;
+    }
+
+    /// The variable a declaration declares; a local enters the innermost scope.
+    fn declare(&mut self, decl: CXCursor) -> VarId {
+        let v = self.var_id(decl);
+        if let Some(scope) = self.scopes.last_mut() {
+            scope.push((self.module.vars[v.0 as usize].name.clone(), v));
+        }
+        v
     }
 
     fn var_id(&mut self, decl: CXCursor) -> VarId {
@@ -399,9 +418,11 @@ impl<'a> Lowerer<'a> {
             },
             None => d.directive.span,
         };
+        let bindings = self.resolve_items(dir);
         let info = &mut self.module.directives[dir.0 as usize];
         info.function = self.cur_func;
         info.governs = body;
+        info.bindings = bindings;
         self.add_stmt(
             StmtKind::Omp {
                 directive: dir,
@@ -490,6 +511,58 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Resolves the base name of every clause list item by scope lookup: the innermost
+    /// enclosing declaration, then parameters, then globals, then (in a C++ member function)
+    /// a data member of `this`. A name that resolves to nothing gets a warning.
+    fn resolve_items(&mut self, dir: DirId) -> Vec<Binding> {
+        let d = &self.module.directives[dir.0 as usize].directive;
+        let at = d.span.start;
+        let items: Vec<(String, Span, String)> = d
+            .clause_items()
+            .map(|(c, i)| (i.base.name.clone(), i.base.span, c.name().to_string()))
+            .collect();
+        let is_method = self
+            .cur_func
+            .is_some_and(|f| self.module.functions[f.0 as usize].is_method);
+        let mut out = Vec::with_capacity(items.len());
+        for (name, span, clause) in items {
+            let local = self
+                .scopes
+                .iter()
+                .rev()
+                .find_map(|s| s.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v));
+            let global = || {
+                self.module
+                    .vars
+                    .iter()
+                    .enumerate()
+                    .rev()
+                    .find_map(|(i, v)| {
+                        (v.name == name
+                            && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
+                            && v.span.is_none_or(|s| s.start < at))
+                        .then_some(VarId(i as u32))
+                    })
+            };
+            let target = match local.or_else(global) {
+                Some(v) => BindingTarget::Var(v),
+                None if is_method && name == "this" => BindingTarget::This,
+                None if is_method => BindingTarget::Member,
+                None => {
+                    self.module.diagnostics.push(Diagnostic {
+                        severity: Severity::Warning,
+                        span: Some(span),
+                        message: format!("`{name}` in `{clause}` is not a variable in scope here"),
+                        source: "omplens",
+                    });
+                    BindingTarget::Unresolved
+                }
+            };
+            out.push(Binding { name, span, target });
+        }
+        out
+    }
+
     fn misplaced(&mut self, dir: DirId, message: &str) {
         let span = self.module.directives[dir.0 as usize].directive.span;
         self.module.diagnostics.push(Diagnostic {
@@ -509,7 +582,34 @@ impl<'a> Lowerer<'a> {
         let d = depth + 1;
         let kind = lc::kind(c);
         let ch = lc::children(c);
-        let sk = match kind {
+        let opens_scope = matches!(
+            kind,
+            CXCursor_CompoundStmt
+                | CXCursor_ForStmt
+                | CXCursor_CXXForRangeStmt
+                | CXCursor_IfStmt
+                | CXCursor_WhileStmt
+                | CXCursor_SwitchStmt
+        );
+        if opens_scope {
+            self.scopes.push(Vec::new());
+        }
+        let sk = self.stmt_kind(c, kind, ch, span, d);
+        if opens_scope {
+            self.scopes.pop();
+        }
+        self.add_stmt(sk, span)
+    }
+
+    fn stmt_kind(
+        &mut self,
+        c: CXCursor,
+        kind: CXCursorKind,
+        ch: Vec<CXCursor>,
+        span: Span,
+        d: usize,
+    ) -> StmtKind {
+        match kind {
             CXCursor_CompoundStmt => {
                 let mut list = Vec::new();
                 for k in ch {
@@ -596,8 +696,7 @@ impl<'a> Lowerer<'a> {
                     children,
                 }
             }
-        };
-        self.add_stmt(sk, span)
+        }
     }
 
     fn opaque_stmt(&mut self, what: &str, span: Span) -> StmtId {
@@ -621,7 +720,7 @@ impl<'a> Lowerer<'a> {
             if lc::kind(k) != CXCursor_VarDecl {
                 continue;
             }
-            let v = self.var_id(k);
+            let v = self.declare(k);
             let init = unsafe { clang_Cursor_getVarDeclInitializer(k) };
             let init = (!lc::is_null(init)).then(|| self.expr(init, d));
             decls.push((v, init));
@@ -633,7 +732,7 @@ impl<'a> Lowerer<'a> {
     /// becomes the condition, with the variable written by it.
     fn cond_expr(&mut self, c: CXCursor, d: usize) -> ExprId {
         if lc::kind(c) == CXCursor_VarDecl {
-            let v = self.var_id(c);
+            let v = self.declare(c);
             let span = self.span(c);
             let init = unsafe { clang_Cursor_getVarDeclInitializer(c) };
             let var = self.add_expr(ExprKind::Var(v), span, expr_class(c));
@@ -788,7 +887,7 @@ impl<'a> Lowerer<'a> {
                 children: Vec::new(),
             };
         };
-        let var = self.var_id(var_c);
+        let var = self.declare(var_c);
         let range = self.expr(ch[ch.len() - 2], d);
         let body = self.sub_stmt(ch[ch.len() - 1], d);
         let _ = span;

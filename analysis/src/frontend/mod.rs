@@ -157,6 +157,7 @@ fn collect_directives(
                 directive,
                 function: None,
                 governs: None,
+                bindings: Vec::new(),
             });
         }
     }

@@ -413,6 +413,27 @@ pub struct DirectiveInfo {
     pub function: Option<FuncId>,
     /// The statement it governs, for directives with an associated statement.
     pub governs: Option<StmtId>,
+    /// What the base name of each clause list item refers to, in clause order.
+    pub bindings: Vec<Binding>,
+}
+
+/// The resolution of a name used in a clause (`a` in `map(to: a[0:n])`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Binding {
+    pub name: String,
+    pub span: Span,
+    pub target: BindingTarget,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BindingTarget {
+    Var(VarId),
+    /// A data member of the object of a C++ member function (`this->name`).
+    Member,
+    /// `this` itself (`map(to: this->x)`).
+    This,
+    /// Not a variable in scope at the directive.
+    Unresolved,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -74,6 +74,10 @@ pub fn render_module(m: &Module) -> String {
                 pos(m, Some(d.directive.span)),
                 d.directive
             );
+            if !d.bindings.is_empty() {
+                let b: Vec<String> = d.bindings.iter().map(|b| binding(m, b)).collect();
+                let _ = writeln!(out, "    names: {}", b.join(", "));
+            }
         }
     }
     out
@@ -243,6 +247,23 @@ fn access(m: &Module, f: &Function, a: &Access) -> String {
         None => String::new(),
     };
     format!("{} {s}{via}", a.kind.name())
+}
+
+fn binding(m: &Module, b: &super::Binding) -> String {
+    match b.target {
+        super::BindingTarget::Var(v) => {
+            let var = m.var(v);
+            let storage = match var.storage {
+                Storage::Global | Storage::StaticGlobal => "global",
+                Storage::StaticLocal | Storage::Local => "local",
+                Storage::Parameter => "param",
+            };
+            format!("{} = {storage} at {}", b.name, pos(m, var.span))
+        }
+        super::BindingTarget::Member => format!("{} = this->{}", b.name, b.name),
+        super::BindingTarget::This => "this".to_string(),
+        super::BindingTarget::Unresolved => format!("{} = ?", b.name),
+    }
 }
 
 fn var_line(m: &Module, v: &Var) -> String {
