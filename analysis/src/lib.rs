@@ -4,3 +4,4 @@
 pub mod frontend;
 pub mod ir;
 pub mod pragma;
+pub mod semantics;

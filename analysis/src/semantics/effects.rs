@@ -1,0 +1,426 @@
+//! Interprocedural side effects (OMPDart §IV-C): for each function, which globals and which
+//! data reachable through its pointer and reference parameters (and `this`) it reads and
+//! writes, on the host and on the device.
+//!
+//! Summaries are kept *relative* to where the function runs: an effect is either `here` (in
+//! code outside the function's own kernels, which runs wherever the function is called from)
+//! or `kernel` (inside one of its target regions, always the device). At a call site the
+//! callee's `here` effects happen in the caller's space at that point, so a function called
+//! both from the host and from kernels is handled with no loss. The fixed point over the call
+//! graph only ever adds effects to a finite set, so it terminates, also on recursion.
+
+use crate::ir::access::{Access, AccessKind, Escape, Root};
+use crate::ir::cfg::{self, Exec};
+use crate::ir::{device, ExprKind, FuncId, Function, Module, Storage, TypeKind, VarId};
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+/// Reads and writes, split by where they run relative to the function.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Effect {
+    pub here_read: bool,
+    pub here_write: bool,
+    pub kernel_read: bool,
+    pub kernel_write: bool,
+}
+
+impl Effect {
+    pub fn is_empty(&self) -> bool {
+        *self == Effect::default()
+    }
+
+    /// Adds `other` to `self`; true if anything new was added.
+    pub fn merge(&mut self, other: Effect) -> bool {
+        let before = *self;
+        self.here_read |= other.here_read;
+        self.here_write |= other.here_write;
+        self.kernel_read |= other.kernel_read;
+        self.kernel_write |= other.kernel_write;
+        *self != before
+    }
+
+    fn access(kind: AccessKind, in_kernel: bool) -> Effect {
+        let (r, w) = (kind.reads(), kind.writes());
+        if in_kernel {
+            Effect {
+                kernel_read: r,
+                kernel_write: w,
+                ..Effect::default()
+            }
+        } else {
+            Effect {
+                here_read: r,
+                here_write: w,
+                ..Effect::default()
+            }
+        }
+    }
+
+    /// The callee's effect seen from a call site that is itself inside a kernel (`in_kernel`)
+    /// or not: everything the callee does runs on the device when it is called from a kernel.
+    fn at_call_site(self, in_kernel: bool) -> Effect {
+        if in_kernel {
+            Effect {
+                kernel_read: self.here_read || self.kernel_read,
+                kernel_write: self.here_write || self.kernel_write,
+                ..Effect::default()
+            }
+        } else {
+            self
+        }
+    }
+
+    /// Absolute effect for a function that runs in `exec`.
+    pub fn spaces(self, exec: Exec) -> SpaceEffect {
+        SpaceEffect {
+            host_read: self.here_read && exec.on_host(),
+            host_write: self.here_write && exec.on_host(),
+            device_read: self.kernel_read || (self.here_read && exec.on_device()),
+            device_write: self.kernel_write || (self.here_write && exec.on_device()),
+        }
+    }
+}
+
+/// Reads and writes by memory space.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SpaceEffect {
+    pub host_read: bool,
+    pub host_write: bool,
+    pub device_read: bool,
+    pub device_write: bool,
+}
+
+impl std::fmt::Display for SpaceEffect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let part = |r: bool, w: bool| match (r, w) {
+            (true, true) => Some("read-write"),
+            (true, false) => Some("read"),
+            (false, true) => Some("write"),
+            (false, false) => None,
+        };
+        let mut parts = Vec::new();
+        if let Some(p) = part(self.host_read, self.host_write) {
+            parts.push(format!("host {p}"));
+        }
+        if let Some(p) = part(self.device_read, self.device_write) {
+            parts.push(format!("device {p}"));
+        }
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
+/// What one function does to data visible outside it.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Summary {
+    /// Globals (file-scope variables), including their elements and members.
+    pub globals: BTreeMap<VarId, Effect>,
+    /// Per parameter: the data it points or refers to (not the parameter's own value).
+    pub params: Vec<Effect>,
+    /// The object of a C++ member function.
+    pub this: Effect,
+}
+
+/// Summaries of every function of `module`, indexed by `FuncId`. Functions without a body are
+/// judged from their prototype: data behind a pointer or reference to const is read,
+/// other pointer and reference parameters are read and written.
+pub fn summarize(module: &Module) -> Vec<Summary> {
+    let execs = device::classify(module);
+    let sites = device::call_sites(module);
+    let facts: Vec<Option<FunctionFacts>> = module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let id = FuncId(i as u32);
+            f.has_body.then(|| {
+                let mut callees: Vec<(FuncId, bool)> = sites
+                    .iter()
+                    .filter(|s| s.caller == id)
+                    .map(|s| (s.callee, s.in_kernel))
+                    .collect();
+                callees.sort_by_key(|(f, k)| (f.0, *k));
+                callees.dedup();
+                FunctionFacts::collect(module, id, execs[i], callees)
+            })
+        })
+        .collect();
+    let mut sums: Vec<Summary> = module
+        .functions
+        .iter()
+        .map(|f| {
+            if f.has_body {
+                Summary {
+                    params: vec![Effect::default(); f.params.len()],
+                    ..Summary::default()
+                }
+            } else {
+                prototype_summary(module, f)
+            }
+        })
+        .collect();
+    // Chaotic iteration to the least fixed point; each round can only add effects.
+    loop {
+        let mut changed = false;
+        for (i, facts) in facts.iter().enumerate() {
+            let Some(facts) = facts else { continue };
+            let new = facts.apply(&sums);
+            if new != sums[i] {
+                sums[i] = new;
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    sums
+}
+
+fn prototype_summary(module: &Module, f: &Function) -> Summary {
+    let conservative = |ty: &crate::ir::Type| -> Effect {
+        let pointee = match &ty.kind {
+            TypeKind::Pointer(p) | TypeKind::Reference(p) => p,
+            _ => return Effect::default(),
+        };
+        Effect {
+            here_read: true,
+            here_write: !pointee.is_const,
+            ..Effect::default()
+        }
+    };
+    Summary {
+        globals: BTreeMap::new(),
+        params: f
+            .params
+            .iter()
+            .map(|p| conservative(&module.var(*p).ty))
+            .collect(),
+        this: if f.is_method {
+            Effect {
+                here_read: true,
+                here_write: true,
+                ..Effect::default()
+            }
+        } else {
+            Effect::default()
+        },
+    }
+}
+
+/// What a function's body touches, by the object reached: the part of the summary that does
+/// not depend on other functions, plus its call sites.
+struct FunctionFacts {
+    params: usize,
+    direct: Vec<(Target, Effect)>,
+    calls: Vec<CallFact>,
+    /// Every direct call, and whether it sits inside one of this function's kernels.
+    callees: Vec<(FuncId, bool)>,
+}
+
+/// Data outside the function.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Target {
+    Global(VarId),
+    Param(usize),
+    This,
+}
+
+/// One argument (or the receiver) of a call, passed by address.
+struct CallFact {
+    callee: FuncId,
+    /// None: the receiver object of a member call.
+    index: Option<usize>,
+    target: Target,
+    in_kernel: bool,
+}
+
+impl FunctionFacts {
+    fn collect(
+        module: &Module,
+        id: FuncId,
+        exec: Exec,
+        callees: Vec<(FuncId, bool)>,
+    ) -> FunctionFacts {
+        let func = module.function(id);
+        let (aliases, alias_sources) = pointer_aliases(module, func);
+        let resolve = |root: Root| -> Option<Target> {
+            match root {
+                Root::This => Some(Target::This),
+                Root::Var(v) => {
+                    let v = aliases.get(&v).copied().unwrap_or(v);
+                    let var = module.var(v);
+                    match var.storage {
+                        Storage::Global | Storage::StaticGlobal => Some(Target::Global(v)),
+                        Storage::Parameter => {
+                            func.params.iter().position(|p| *p == v).map(Target::Param)
+                        }
+                        _ => None,
+                    }
+                }
+            }
+        };
+        let g = cfg::build(module, id, exec);
+        let mut direct = Vec::new();
+        let mut calls = Vec::new();
+        for (_, node) in g.nodes() {
+            // Inside a kernel of this function (as opposed to wherever the function runs).
+            let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
+            for a in &node.accesses {
+                let Some(target) = resolve(a.root) else {
+                    continue;
+                };
+                if !touches_outside_data(module, a, target) {
+                    continue;
+                }
+                match &a.escape {
+                    Some(Escape::CallArg {
+                        callee: Some(callee),
+                        index,
+                    }) => {
+                        calls.push(CallFact {
+                            callee: *callee,
+                            index: *index,
+                            target,
+                            in_kernel,
+                        });
+                    }
+                    // `q = &p[k]` with `q` a tracked alias: accesses through `q` count instead.
+                    Some(Escape::AddressTaken) if alias_sources.contains(&a.expr) => {}
+                    Some(Escape::CallArg { callee: None, .. }) | Some(Escape::AddressTaken) => {
+                        direct.push((target, Effect::access(AccessKind::ReadWrite, in_kernel)))
+                    }
+                    None => direct.push((target, Effect::access(a.kind, in_kernel))),
+                }
+            }
+        }
+        FunctionFacts {
+            params: func.params.len(),
+            direct,
+            calls,
+            callees,
+        }
+    }
+
+    fn apply(&self, sums: &[Summary]) -> Summary {
+        let mut s = Summary {
+            params: vec![Effect::default(); self.params],
+            ..Summary::default()
+        };
+        let add = |s: &mut Summary, t: Target, e: Effect| match t {
+            Target::Global(v) => {
+                s.globals.entry(v).or_default().merge(e);
+            }
+            Target::Param(i) => {
+                if let Some(p) = s.params.get_mut(i) {
+                    p.merge(e);
+                }
+            }
+            Target::This => {
+                s.this.merge(e);
+            }
+        };
+        for (t, e) in &self.direct {
+            add(&mut s, *t, *e);
+        }
+        for c in &self.calls {
+            let callee = &sums[c.callee.0 as usize];
+            let e = match c.index {
+                Some(i) => callee.params.get(i).copied().unwrap_or(Effect {
+                    // A variadic argument passed by address: conservative.
+                    here_read: true,
+                    here_write: true,
+                    ..Effect::default()
+                }),
+                None => callee.this,
+            };
+            add(&mut s, c.target, e.at_call_site(c.in_kernel));
+        }
+        // What callees do to globals happens to the caller's globals too.
+        for &(callee, in_kernel) in &self.callees {
+            for (v, e) in &sums[callee.0 as usize].globals {
+                add(&mut s, Target::Global(*v), e.at_call_site(in_kernel));
+            }
+        }
+        s
+    }
+}
+
+/// Whether an access touches data visible to callers: an element, member or pointee of a
+/// parameter, `this` or a global; a global itself; the referent of a reference parameter.
+fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
+    match target {
+        Target::Global(_) | Target::This => true,
+        Target::Param(_) => {
+            let Root::Var(v) = a.root else { return true };
+            let ty = &module.var(v).ty;
+            !a.path.is_empty()
+                || matches!(ty.kind, TypeKind::Reference(_))
+                || (a.escape.is_some() && (ty.is_pointer() || ty.is_array()))
+        }
+    }
+}
+
+/// Local pointers that point into a parameter's or global's data: `double *q = p + k;`,
+/// `q = &g[0];`. Flow-insensitive: a local assigned from several roots keeps the first.
+/// Also returns the expressions on the right of those assignments.
+fn pointer_aliases(
+    module: &Module,
+    func: &Function,
+) -> (HashMap<VarId, VarId>, HashSet<crate::ir::ExprId>) {
+    let mut out: HashMap<VarId, VarId> = HashMap::new();
+    let mut sources = HashSet::new();
+    let root_of = |mut e: crate::ir::ExprId, seen: &mut Vec<crate::ir::ExprId>| -> Option<VarId> {
+        for _ in 0..64 {
+            seen.push(e);
+            match &func.expr(e).kind {
+                ExprKind::Var(v) => return Some(*v),
+                ExprKind::Cast(x) => e = *x,
+                ExprKind::Unary(crate::ir::UnaryOp::AddrOf, x) => e = *x,
+                ExprKind::Subscript(b, _) => e = *b,
+                ExprKind::Binary(crate::ir::BinaryOp::Add | crate::ir::BinaryOp::Sub, a, _) => {
+                    e = *a
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    let is_local_pointer = |v: VarId| {
+        let var = module.var(v);
+        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
+    };
+    let mut consider = |local: VarId, rhs: crate::ir::ExprId| {
+        if !is_local_pointer(local) || out.contains_key(&local) {
+            return;
+        }
+        let mut seen = Vec::new();
+        if let Some(src) = root_of(rhs, &mut seen) {
+            let src = out.get(&src).copied().unwrap_or(src);
+            if src != local
+                && matches!(
+                    module.var(src).storage,
+                    Storage::Parameter | Storage::Global | Storage::StaticGlobal
+                )
+            {
+                out.insert(local, src);
+                sources.extend(seen);
+            }
+        }
+    };
+    for st in &func.stmts {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let Some(i) = init {
+                    consider(*v, *i);
+                }
+            }
+        }
+    }
+    for e in &func.exprs {
+        if let ExprKind::Assign(None, l, r) = &e.kind {
+            if let ExprKind::Var(v) = func.expr(*l).kind {
+                consider(v, *r);
+            }
+        }
+    }
+    (out, sources)
+}

@@ -1,0 +1,4 @@
+//! Analyses over the IR: interprocedural side effects (and, later, symbolic ranges, the data
+//! environment and validity).
+
+pub mod effects;

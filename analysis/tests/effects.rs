@@ -1,0 +1,152 @@
+//! Interprocedural side-effect summaries on small programs.
+
+use omplens_analysis::frontend::lower_file;
+use omplens_analysis::ir::{device, FuncId, Module};
+use omplens_analysis::semantics::effects::{summarize, SpaceEffect};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+fn lower(name: &str, src: &str) -> Module {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "omplens-effects-{}-{}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::SeqCst)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, src).unwrap();
+    let m = lower_file(&path, None, &["-D_OPENMP=202011".to_string()]).expect("lower");
+    let _ = std::fs::remove_dir_all(&dir);
+    m
+}
+
+fn func(m: &Module, name: &str) -> FuncId {
+    FuncId(
+        m.functions
+            .iter()
+            .position(|f| {
+                f.name == name
+                    && (f.has_body || !m.functions.iter().any(|g| g.name == name && g.has_body))
+            })
+            .unwrap_or_else(|| panic!("no function {name}")) as u32,
+    )
+}
+
+/// Absolute effect on parameter `i` of `f`.
+fn param(m: &Module, f: &str, i: usize) -> SpaceEffect {
+    let id = func(m, f);
+    let exec = device::classify(m)[id.0 as usize];
+    summarize(m)[id.0 as usize].params[i].spaces(exec)
+}
+
+fn global(m: &Module, f: &str, g: &str) -> SpaceEffect {
+    let id = func(m, f);
+    let exec = device::classify(m)[id.0 as usize];
+    let v = m.vars.iter().position(|v| v.name == g).unwrap();
+    summarize(m)[id.0 as usize]
+        .globals
+        .iter()
+        .find(|(k, _)| k.0 as usize == v)
+        .map(|(_, e)| e.spaces(exec))
+        .unwrap_or_default()
+}
+
+fn e(hr: bool, hw: bool, dr: bool, dw: bool) -> SpaceEffect {
+    SpaceEffect {
+        host_read: hr,
+        host_write: hw,
+        device_read: dr,
+        device_write: dw,
+    }
+}
+
+#[test]
+fn writes_through_pointer_parameters_reach_callers() {
+    let m = lower(
+        "a.c",
+        "static void fill(double *x, int n) { for (int i = 0; i < n; ++i) x[i] = i; }\n\
+         static void outer(double *y, double *z, int n) { double loc[4]; fill(y, n); fill(loc, 4); z[0] += 1; }\n",
+    );
+    assert_eq!(param(&m, "fill", 0), e(false, true, false, false));
+    assert_eq!(
+        param(&m, "fill", 1),
+        SpaceEffect::default(),
+        "n is passed by value"
+    );
+    assert_eq!(param(&m, "outer", 0), e(false, true, false, false));
+    assert_eq!(param(&m, "outer", 1), e(true, true, false, false));
+}
+
+#[test]
+fn kernel_effects_are_on_the_device() {
+    let m = lower(
+        "k.c",
+        "double g[64];\n\
+         static void scale(double *a, int n) {\n\
+         #pragma omp target teams distribute parallel for map(tofrom: a[0:n])\n\
+           for (int i = 0; i < n; ++i) { a[i] *= 2; g[i % 64] = a[i]; }\n}\n\
+         void run(double *b) { scale(b, 8); }\n",
+    );
+    assert_eq!(param(&m, "scale", 0), e(false, false, true, true));
+    assert_eq!(global(&m, "scale", "g"), e(false, false, false, true));
+    // Through the call, in the caller.
+    assert_eq!(param(&m, "run", 0), e(false, false, true, true));
+    assert_eq!(global(&m, "run", "g"), e(false, false, false, true));
+}
+
+#[test]
+fn a_function_called_from_a_kernel_acts_on_the_device() {
+    let m = lower(
+        "d.c",
+        "static void bump(double *p) { *p += 1; }\n\
+         void host_and_kernel(double *q) {\n  bump(q);\n#pragma omp target map(tofrom: q[0:1])\n  bump(q);\n}\n",
+    );
+    // bump runs on host and device; its effect is relative to where it is called.
+    assert_eq!(param(&m, "host_and_kernel", 0), e(true, true, true, true));
+}
+
+#[test]
+fn recursion_reaches_a_fixed_point() {
+    let m = lower(
+        "r.c",
+        "void walk(double *a, int n) { if (n <= 0) return; a[n - 1] = n; walk(a, n - 1); }\n\
+         void ping(double *a, int n); void pong(double *a, int n) { if (n) ping(a, n - 1); }\n\
+         void ping(double *a, int n) { a[0] = 1; if (n) pong(a, n - 1); }\n",
+    );
+    assert_eq!(param(&m, "walk", 0), e(false, true, false, false));
+    assert_eq!(param(&m, "pong", 0), e(false, true, false, false));
+}
+
+#[test]
+fn prototypes_are_judged_by_constness() {
+    let m = lower(
+        "p.c",
+        "void ext_read(const double *a); void ext_rw(double *a);\n\
+         void f(double *x, double *y) { ext_read(x); ext_rw(y); }\n",
+    );
+    assert_eq!(param(&m, "f", 0), e(true, false, false, false));
+    assert_eq!(param(&m, "f", 1), e(true, true, false, false));
+}
+
+#[test]
+fn local_pointer_aliases_count_as_the_parameter() {
+    let m = lower(
+        "al.c",
+        "void f(double *p, int n) { double *q = p + 1; q[0] = 2; double *r; r = &p[3]; *r = 1; }\n",
+    );
+    assert_eq!(param(&m, "f", 0), e(false, true, false, false));
+}
+
+#[test]
+fn member_functions_affect_their_object() {
+    let m = lower(
+        "c.cpp",
+        "struct Grid { double v[16];\n  void relax() {\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < 16; ++i) v[i] *= 0.5;\n  }\n  double first() const { return v[0]; }\n};\n\
+         void step(Grid &g) { g.relax(); }\n\
+         double peek(const Grid &g) { return g.first(); }\n",
+    );
+    let relax = func(&m, "relax");
+    assert!(summarize(&m)[relax.0 as usize].this.kernel_write);
+    assert_eq!(param(&m, "step", 0), e(false, false, true, true));
+    assert_eq!(param(&m, "peek", 0), e(true, false, false, false));
+}
