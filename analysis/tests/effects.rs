@@ -150,3 +150,17 @@ fn member_functions_affect_their_object() {
     assert_eq!(param(&m, "step", 0), e(false, false, true, true));
     assert_eq!(param(&m, "peek", 0), e(true, false, false, false));
 }
+
+#[test]
+fn const_pointer_arguments_take_the_callees_space() {
+    let m = lower(
+        "cp.c",
+        "static void consume(const double *x, double *y, int n) {\n\
+         #pragma omp target teams distribute parallel for map(to: x[0:n]) map(from: y[0:n])\n\
+           for (int i = 0; i < n; ++i) y[i] = x[i];\n}\n\
+         void chain(double *a, double *b, int n) { consume(a, b, n); }\n",
+    );
+    // `a` is only read, and only on the device, even though the call itself is on the host.
+    assert_eq!(param(&m, "chain", 0), e(false, false, true, false));
+    assert_eq!(param(&m, "chain", 1), e(false, false, false, true));
+}

@@ -220,42 +220,34 @@ impl Collector<'_> {
             let param_ty = params
                 .and_then(|p| p.get(i))
                 .map(|&v| &self.module.var(v).ty);
+            // Passed by address: a pointer or reference parameter (the callee reads the
+            // data behind it, and writes it unless it is const), or, for an unknown callee or
+            // a variadic argument, an argument that is itself a pointer or array.
             let by_address = match param_ty {
-                Some(t) => {
-                    let r = t.referent();
-                    (t.is_pointer() && !pointee_is_const(t)) || (!std::ptr::eq(r, t) && !r.is_const)
-                }
-                // Unknown callee or variadic argument: judge from the argument's own type.
+                Some(t) => match &t.kind {
+                    super::TypeKind::Pointer(p) | super::TypeKind::Reference(p) => Some(p.is_const),
+                    _ => None,
+                },
                 None => matches!(
                     self.func.expr(a).class,
                     TypeClass::Pointer | TypeClass::Array | TypeClass::Dependent
-                ),
+                )
+                .then_some(false),
             };
-            if by_address {
-                let esc = Escape::CallArg {
-                    callee: target,
-                    index: Some(i),
-                };
-                self.visit_depth(a, AccessKind::Unknown, Some(esc), d);
-            } else if param_ty.is_some_and(|t| t.is_pointer()) {
-                // Pointer to const: the callee only reads the pointee.
-                self.pointee_read(a, d);
-            } else {
-                self.visit_depth(a, AccessKind::Read, None, d);
-            }
-        }
-    }
-
-    /// An argument passed as pointer-to-const: its pointee is read.
-    fn pointee_read(&mut self, a: ExprId, d: usize) {
-        let before = self.out.len();
-        self.visit_depth(a, AccessKind::Read, None, d);
-        if self.out.len() > before {
-            // The last access is the argument's own lvalue; mark that its pointee is read.
-            if let Some(last) = self.out.last_mut() {
-                if last.expr == a || last.path.is_empty() {
-                    last.path.push(PathElem::Deref);
+            match by_address {
+                Some(is_const) => {
+                    let esc = Escape::CallArg {
+                        callee: target,
+                        index: Some(i),
+                    };
+                    let kind = if is_const {
+                        AccessKind::Read
+                    } else {
+                        AccessKind::Unknown
+                    };
+                    self.visit_depth(a, kind, Some(esc), d);
                 }
+                None => self.visit_depth(a, AccessKind::Read, None, d),
             }
         }
     }
@@ -311,12 +303,5 @@ impl Collector<'_> {
                 escape,
             });
         }
-    }
-}
-
-fn pointee_is_const(t: &super::Type) -> bool {
-    match &t.kind {
-        super::TypeKind::Pointer(p) => p.is_const,
-        _ => false,
     }
 }

@@ -49,9 +49,11 @@ pub fn render_module(m: &Module) -> String {
         }
     }
     let execs = device::classify(m);
+    let sums = crate::semantics::effects::summarize(m);
     for (i, f) in m.functions.iter().enumerate() {
         if f.has_body {
             render_function(m, FuncId(i as u32), f, execs[i], &mut out);
+            render_effects(m, f, &sums[i], execs[i], &mut out);
         }
     }
     if !m.directives.is_empty() {
@@ -129,6 +131,33 @@ fn render_function(m: &Module, id: FuncId, f: &Function, exec: cfg::Exec, out: &
     }
     let g = cfg::build(m, id, exec);
     render_cfg(m, f, &g, out);
+}
+
+/// One line: what the function does to data its callers can see.
+fn render_effects(
+    m: &Module,
+    f: &Function,
+    s: &crate::semantics::effects::Summary,
+    exec: cfg::Exec,
+    out: &mut String,
+) {
+    let mut parts = Vec::new();
+    for (p, e) in f.params.iter().zip(&s.params) {
+        if !e.is_empty() {
+            parts.push(format!("*{}: {}", m.var(*p).name, e.spaces(exec)));
+        }
+    }
+    if !s.this.is_empty() {
+        parts.push(format!("this: {}", s.this.spaces(exec)));
+    }
+    for (g, e) in &s.globals {
+        if !e.is_empty() {
+            parts.push(format!("{}: {}", m.var(*g).name, e.spaces(exec)));
+        }
+    }
+    if !parts.is_empty() {
+        let _ = writeln!(out, "  effects: {}", parts.join("; "));
+    }
 }
 
 fn render_cfg(m: &Module, f: &Function, g: &Cfg, out: &mut String) {

@@ -286,7 +286,12 @@ impl FunctionFacts {
                     // `q = &p[k]` with `q` a tracked alias: accesses through `q` count instead.
                     Some(Escape::AddressTaken) if alias_sources.contains(&a.expr) => {}
                     Some(Escape::CallArg { callee: None, .. }) | Some(Escape::AddressTaken) => {
-                        direct.push((target, Effect::access(AccessKind::ReadWrite, in_kernel)))
+                        let kind = if a.kind == AccessKind::Read {
+                            AccessKind::Read
+                        } else {
+                            AccessKind::ReadWrite
+                        };
+                        direct.push((target, Effect::access(kind, in_kernel)))
                     }
                     None => direct.push((target, Effect::access(a.kind, in_kernel))),
                 }
