@@ -2,3 +2,4 @@
 //! environment and validity).
 
 pub mod effects;
+pub mod validity;

@@ -1,0 +1,440 @@
+//! Host/device validity (OMPDart §IV-D): data is *valid* in a memory space when it was last
+//! written there. A forward data flow over the AST-CFG tracks, for every object a kernel of
+//! the function touches, whether each space holds a valid copy on *every* path; a read in a
+//! space where the object may be stale is a true dependency, i.e. a copy the program needs.
+//!
+//! This analysis reasons about the program as if no mapping existed (the input of synthesis):
+//! at entry the host copy is valid and the device holds nothing. A dependency is
+//! *loop-carried* when it only arises through a loop's back edge: the copy must then sit inside
+//! that loop; otherwise it can go before or after it.
+
+use super::effects::{self, Summary};
+use crate::ir::access::{Access, Escape, Root};
+use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId};
+use crate::ir::{device, FuncId, Module, StmtId, VarId};
+use std::collections::BTreeMap;
+
+/// Data the analysis follows: a variable (for a pointer, the data it points to) or a data
+/// member of `this`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Object {
+    Var(VarId),
+    Member(String),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Direction {
+    /// The device reads data last written on the host.
+    ToDevice,
+    /// The host reads data last written on the device.
+    ToHost,
+}
+
+/// A read of data that may be stale in the space where the read runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Dependency {
+    pub object: Object,
+    pub direction: Direction,
+    pub block: BlockId,
+    /// Index of the node in its block.
+    pub node: usize,
+    pub stmt: StmtId,
+    /// The innermost loop around the read whose back edge carries the dependency.
+    pub loop_carried: Option<LoopId>,
+}
+
+/// Valid on every path, per space.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Valid {
+    host: bool,
+    device: bool,
+}
+
+const ENTRY: Valid = Valid {
+    host: true,
+    device: false,
+};
+
+type State = BTreeMap<Object, Valid>;
+
+/// One read or write of an object at a node, in a space.
+#[derive(Clone, Debug)]
+struct Event {
+    object: Object,
+    on_device: bool,
+    read: bool,
+    write: bool,
+}
+
+/// The dependencies of function `id`, whose AST-CFG is `g`.
+pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Dependency> {
+    let events = node_events(module, id, g, sums);
+    let tracked: Vec<Object> = {
+        let mut v: Vec<Object> = events
+            .iter()
+            .flatten()
+            .flatten()
+            .filter(|e| e.on_device)
+            .map(|e| e.object.clone())
+            .collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    if tracked.is_empty() {
+        return Vec::new();
+    }
+    let with_back = solve(g, &events, &tracked, ENTRY, true);
+    // With everything valid at entry only writes inside the function cause staleness; a read
+    // stale then with back edges but not without is carried around a loop's back edge.
+    let both = Valid {
+        host: true,
+        device: true,
+    };
+    let cyclic = solve(g, &events, &tracked, both, true);
+    let acyclic = solve(g, &events, &tracked, both, false);
+    let stale = |st: &State, e: &Event| {
+        let v = st.get(&e.object).copied().unwrap_or(ENTRY);
+        if e.on_device {
+            !v.device
+        } else {
+            !v.host
+        }
+    };
+    let mut out = Vec::new();
+    for (b, block) in g.blocks.iter().enumerate() {
+        let mut state = with_back[b].clone();
+        let mut cyc = cyclic[b].clone();
+        let mut acy = acyclic[b].clone();
+        for (i, node) in block.nodes.iter().enumerate() {
+            for e in &events[b][i] {
+                if e.read && stale(&state, e) {
+                    let carried = stale(&cyc, e) && !stale(&acy, e);
+                    out.push(Dependency {
+                        object: e.object.clone(),
+                        direction: if e.on_device {
+                            Direction::ToDevice
+                        } else {
+                            Direction::ToHost
+                        },
+                        block: BlockId(b as u32),
+                        node: i,
+                        stmt: node.stmt,
+                        loop_carried: if carried { block.loop_id } else { None },
+                    });
+                }
+                step(&mut state, e);
+                step(&mut cyc, e);
+                step(&mut acy, e);
+            }
+        }
+    }
+    out.dedup_by(|a, b| a.object == b.object && a.block == b.block && a.node == b.node);
+    // Source order, then objects by name order of their ids.
+    let func = module.function(id);
+    out.sort_by_key(|d| {
+        (
+            func.stmt(d.stmt).span.start,
+            d.object.clone(),
+            d.direction as u8,
+        )
+    });
+    out
+}
+
+/// Dependencies of every function with a body, indexed by `FuncId` (empty without a body).
+pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
+    let execs = device::classify(module);
+    let sums = effects::summarize(module);
+    module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            if !f.has_body || f.not_analysed.is_some() {
+                return Vec::new();
+            }
+            let id = FuncId(i as u32);
+            let g = crate::ir::cfg::build(module, id, execs[i]);
+            dependencies(module, id, &g, &sums)
+        })
+        .collect()
+}
+
+/// Applies one event: a read makes the space valid (the copy it needs is assumed made), a
+/// write makes only its own space valid.
+fn step(state: &mut State, e: &Event) {
+    let v = state.entry(e.object.clone()).or_insert(ENTRY);
+    if e.read {
+        if e.on_device {
+            v.device = true;
+        } else {
+            v.host = true;
+        }
+    }
+    if e.write {
+        *v = Valid {
+            host: !e.on_device,
+            device: e.on_device,
+        };
+    }
+}
+
+/// Forward must-analysis to a fixed point; `back_edges: false` ignores loop back edges.
+fn solve(
+    g: &Cfg,
+    events: &[Vec<Vec<Event>>],
+    tracked: &[Object],
+    at_entry: Valid,
+    back_edges: bool,
+) -> Vec<State> {
+    let n = g.blocks.len();
+    let entry: State = tracked.iter().map(|o| (o.clone(), at_entry)).collect();
+    let mut ins: Vec<Option<State>> = vec![None; n];
+    let mut outs: Vec<Option<State>> = vec![None; n];
+    ins[g.entry.0 as usize] = Some(entry);
+    // An edge into a loop header from a block inside that loop.
+    let is_back = |from: usize, to: BlockId| {
+        g.blocks[from]
+            .loop_id
+            .is_some_and(|l| g.loop_chain(l).any(|c| g.loops[c.0 as usize].header == to))
+    };
+    // A loop inside a kernel is taken to run at least once: its exit sees the state after
+    // the body (from its latches), not the zero-trip state of the header. Otherwise every
+    // kernel write would only "maybe" happen.
+    let mut latches: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    for l in g.loops.iter().filter(|l| l.exec == Exec::Device) {
+        let h = l.header.0 as usize;
+        let inside: Vec<usize> = g.blocks[h]
+            .preds
+            .iter()
+            .map(|p| p.0 as usize)
+            .filter(|&p| is_back(p, l.header))
+            .collect();
+        latches.insert(h, inside);
+    }
+    let in_loop_of = |b: usize, header: usize| {
+        g.blocks[b].loop_id.is_some_and(|l| {
+            g.loop_chain(l)
+                .any(|c| g.loops[c.0 as usize].header.0 as usize == header)
+        })
+    };
+    let mut work: Vec<usize> = (0..n).rev().collect();
+    let mut rounds = 0usize;
+    while let Some(b) = work.pop() {
+        rounds += 1;
+        if rounds > n * 64 + 1024 {
+            break; // cannot happen for a monotone problem; a guard, not a result
+        }
+        let mut preds: Vec<&State> = Vec::new();
+        for p in &g.blocks[b].preds {
+            let p = p.0 as usize;
+            if !back_edges && is_back(p, BlockId(b as u32)) {
+                continue;
+            }
+            match latches.get(&p) {
+                Some(ls) if !in_loop_of(b, p) && !ls.is_empty() => {
+                    preds.extend(ls.iter().filter_map(|l| outs[*l].as_ref()))
+                }
+                _ => preds.extend(outs[p].as_ref()),
+            }
+        }
+        let input = if b == g.entry.0 as usize {
+            ins[b].clone().unwrap_or_default()
+        } else if preds.is_empty() {
+            continue;
+        } else {
+            meet(&preds)
+        };
+        let mut state = input.clone();
+        for evs in &events[b] {
+            for e in evs {
+                step(&mut state, e);
+            }
+        }
+        ins[b] = Some(input);
+        if outs[b].as_ref() != Some(&state) {
+            outs[b] = Some(state);
+            for s in &g.blocks[b].succs {
+                work.push(s.0 as usize);
+                // A latch also feeds its loop's exits.
+                if latches
+                    .get(&(s.0 as usize))
+                    .is_some_and(|ls| ls.contains(&b))
+                {
+                    work.extend(g.blocks[s.0 as usize].succs.iter().map(|x| x.0 as usize));
+                }
+            }
+        }
+    }
+    ins.into_iter().map(|s| s.unwrap_or_default()).collect()
+}
+
+/// Valid on all incoming paths.
+fn meet(states: &[&State]) -> State {
+    let mut out = states[0].clone();
+    for s in &states[1..] {
+        for (k, v) in out.iter_mut() {
+            let o = s.get(k).copied().unwrap_or(ENTRY);
+            v.host &= o.host;
+            v.device &= o.device;
+        }
+    }
+    out
+}
+
+/// Reads and writes of each node, per block: direct accesses, plus what callees do to the data
+/// passed to them (their summaries, placed in the space of the call).
+fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<Event>>> {
+    let func = module.function(id);
+    let object_of = |a: &Access| -> Option<Object> {
+        match a.root {
+            Root::This => match a.path.first() {
+                Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
+                _ => None,
+            },
+            Root::Var(v) => {
+                // A pointer's own value (no path, not passed by address) is not its data.
+                let pointer_value =
+                    module.var(v).ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
+                (!pointer_value).then_some(Object::Var(v))
+            }
+        }
+    };
+    g.blocks
+        .iter()
+        .map(|b| {
+            b.nodes
+                .iter()
+                .map(|n| {
+                    let on_device = n.exec == Exec::Device;
+                    let mut evs = Vec::new();
+                    // What callees do to globals, at this node.
+                    for callee in calls_in(func, &n.exprs) {
+                        for (v, e) in &sums[callee.0 as usize].globals {
+                            let e = effect_at(*e, on_device);
+                            for (dev, r, w) in e {
+                                evs.push(Event {
+                                    object: Object::Var(*v),
+                                    on_device: dev,
+                                    read: r,
+                                    write: w,
+                                });
+                            }
+                        }
+                    }
+                    for a in &n.accesses {
+                        let Some(object) = object_of(a) else { continue };
+                        let (read, write) = match &a.escape {
+                            Some(Escape::CallArg {
+                                callee: Some(c),
+                                index,
+                            }) => {
+                                let s = &sums[c.0 as usize];
+                                let e = match index {
+                                    Some(i) => s.params.get(*i).copied().unwrap_or_default(),
+                                    None => s.this,
+                                };
+                                for (dev, r, w) in effect_at(e, on_device) {
+                                    evs.push(Event {
+                                        object: object.clone(),
+                                        on_device: dev,
+                                        read: r,
+                                        write: w,
+                                    });
+                                }
+                                (false, false)
+                            }
+                            _ => (a.kind.reads(), a.kind.writes()),
+                        };
+                        if read || write {
+                            evs.push(Event {
+                                object,
+                                on_device,
+                                read,
+                                write,
+                            });
+                        }
+                    }
+                    evs
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// A callee's effect split into (on_device, read, write) events for a call made on the host or
+/// on the device.
+fn effect_at(e: effects::Effect, call_on_device: bool) -> Vec<(bool, bool, bool)> {
+    let mut out = Vec::new();
+    if call_on_device {
+        let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
+        if r || w {
+            out.push((true, r, w));
+        }
+    } else {
+        if e.here_read || e.here_write {
+            out.push((false, e.here_read, e.here_write));
+        }
+        if e.kernel_read || e.kernel_write {
+            out.push((true, e.kernel_read, e.kernel_write));
+        }
+    }
+    out
+}
+
+/// Functions called directly in the expression trees `roots`.
+fn calls_in(func: &crate::ir::Function, roots: &[crate::ir::ExprId]) -> Vec<FuncId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<crate::ir::ExprId> = roots.to_vec();
+    let mut guard = 0usize;
+    while let Some(e) = stack.pop() {
+        guard += 1;
+        if guard > 100_000 {
+            break;
+        }
+        let kind = &func.expr(e).kind;
+        if let crate::ir::ExprKind::Call {
+            callee: crate::ir::Callee::Direct(f),
+            ..
+        } = kind
+        {
+            out.push(*f);
+        }
+        stack.extend(device::expr_children(kind));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn meet_is_valid_on_all_paths() {
+        let o = Object::Var(VarId(0));
+        let a: State = [(
+            o.clone(),
+            Valid {
+                host: true,
+                device: true,
+            },
+        )]
+        .into();
+        let b: State = [(
+            o.clone(),
+            Valid {
+                host: true,
+                device: false,
+            },
+        )]
+        .into();
+        assert_eq!(
+            meet(&[&a, &b])[&o],
+            Valid {
+                host: true,
+                device: false
+            }
+        );
+    }
+}
