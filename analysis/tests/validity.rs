@@ -155,3 +155,25 @@ fn functions_without_kernels_have_no_dependencies() {
     assert!(deps(&m, "f").is_empty());
     let _ = cfg::Exec::Host;
 }
+
+#[test]
+fn carried_dependency_is_found_even_when_also_stale_on_entry() {
+    // `x` is written on the host before the loop *and* inside it: the kernel's read needs a
+    // copy in every iteration, which the back edge causes.
+    let m = lower(
+        "void f(double *x, double *y, int n, int steps) {\n\
+         for (int i = 0; i < n; ++i) x[i] = 0;\n\
+         for (int t = 0; t < steps; ++t) {\n\
+         #pragma omp target teams distribute parallel for\n\
+           for (int i = 0; i < n; ++i)\n\
+             y[i] = x[i] * 2;\n\
+           for (int i = 0; i < n; ++i) x[i] = y[i] + 1;\n\
+         }\n\
+         }\n",
+    );
+    let d = deps(&m, "f");
+    assert!(d.contains(&("x".into(), ToDevice, 6, true)), "{d:?}");
+    // y is written by the kernel and read by the host in the same iteration: a copy inside the
+    // loop, but not one carried around the back edge.
+    assert!(d.contains(&("y".into(), ToHost, 7, false)), "{d:?}");
+}

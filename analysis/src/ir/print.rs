@@ -50,10 +50,12 @@ pub fn render_module(m: &Module) -> String {
     }
     let execs = device::classify(m);
     let sums = crate::semantics::effects::summarize(m);
+    let deps = crate::semantics::validity::all_dependencies(m);
     for (i, f) in m.functions.iter().enumerate() {
         if f.has_body {
             render_function(m, FuncId(i as u32), f, execs[i], &mut out);
             render_effects(m, f, &sums[i], execs[i], &mut out);
+            render_dependencies(m, f, &deps[i], &mut out);
         }
     }
     if !m.directives.is_empty() {
@@ -157,6 +159,35 @@ fn render_effects(
     }
     if !parts.is_empty() {
         let _ = writeln!(out, "  effects: {}", parts.join("; "));
+    }
+}
+
+/// One line per true dependency: data read where it may be stale.
+fn render_dependencies(
+    m: &Module,
+    f: &Function,
+    deps: &[crate::semantics::validity::Dependency],
+    out: &mut String,
+) {
+    use crate::semantics::validity::{Direction, Object};
+    for d in deps {
+        let name = match &d.object {
+            Object::Var(v) => m.var(*v).name.clone(),
+            Object::Member(s) => format!("this->{s}"),
+        };
+        let dir = match d.direction {
+            Direction::ToDevice => "host->device",
+            Direction::ToHost => "device->host",
+        };
+        let carried = d
+            .loop_carried
+            .map(|l| format!(" (carried by L{})", l.0))
+            .unwrap_or_default();
+        let _ = writeln!(
+            out,
+            "  dependency {name}: {dir} at {}{carried}",
+            pos(m, Some(f.stmt(d.stmt).span))
+        );
     }
 }
 

@@ -84,15 +84,10 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
     if tracked.is_empty() {
         return Vec::new();
     }
-    let with_back = solve(g, &events, &tracked, ENTRY, true);
-    // With everything valid at entry only writes inside the function cause staleness; a read
-    // stale then with back edges but not without is carried around a loop's back edge.
-    let both = Valid {
-        host: true,
-        device: true,
-    };
-    let cyclic = solve(g, &events, &tracked, both, true);
-    let acyclic = solve(g, &events, &tracked, both, false);
+    let with_back = solve(g, &events, &tracked, ENTRY, Mode::Whole);
+    // A read is carried around loop L when, entering L with everything valid, it is stale with
+    // L's back edge and not without it: the staleness comes from the previous iteration.
+    let mut isolated: BTreeMap<(LoopId, bool), Vec<State>> = BTreeMap::new();
     let stale = |st: &State, e: &Event| {
         let v = st.get(&e.object).copied().unwrap_or(ENTRY);
         if e.on_device {
@@ -104,12 +99,27 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
     let mut out = Vec::new();
     for (b, block) in g.blocks.iter().enumerate() {
         let mut state = with_back[b].clone();
-        let mut cyc = cyclic[b].clone();
-        let mut acy = acyclic[b].clone();
         for (i, node) in block.nodes.iter().enumerate() {
-            for e in &events[b][i] {
+            for (k, e) in events[b][i].iter().enumerate() {
                 if e.read && stale(&state, e) {
-                    let carried = stale(&cyc, e) && !stale(&acy, e);
+                    let mut carried = None;
+                    let host_loops = block
+                        .loop_id
+                        .into_iter()
+                        .flat_map(|l| g.loop_chain(l))
+                        .filter(|l| g.loops[l.0 as usize].exec != Exec::Device);
+                    for l in host_loops {
+                        let mut at = |keep_back: bool| {
+                            let sol = isolated.entry((l, keep_back)).or_insert_with(|| {
+                                solve(g, &events, &tracked, ENTRY, Mode::Isolate { l, keep_back })
+                            });
+                            stale(&state_at(&sol[b], &events[b], i, k), e)
+                        };
+                        if at(true) && !at(false) {
+                            carried = Some(l);
+                            break;
+                        }
+                    }
                     out.push(Dependency {
                         object: e.object.clone(),
                         direction: if e.on_device {
@@ -120,12 +130,10 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
                         block: BlockId(b as u32),
                         node: i,
                         stmt: node.stmt,
-                        loop_carried: if carried { block.loop_id } else { None },
+                        loop_carried: carried,
                     });
                 }
                 step(&mut state, e);
-                step(&mut cyc, e);
-                step(&mut acy, e);
             }
         }
     }
@@ -161,6 +169,18 @@ pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
         .collect()
 }
 
+/// The state just before event `k` of node `i` of a block whose entry state is `entry`.
+fn state_at(entry: &State, block_events: &[Vec<Event>], i: usize, k: usize) -> State {
+    let mut st = entry.clone();
+    for (n, evs) in block_events.iter().enumerate().take(i + 1) {
+        let upto = if n == i { k } else { evs.len() };
+        for e in &evs[..upto] {
+            step(&mut st, e);
+        }
+    }
+    st
+}
+
 /// Applies one event: a read makes the space valid (the copy it needs is assumed made), a
 /// write makes only its own space valid.
 fn step(state: &mut State, e: &Event) {
@@ -180,14 +200,35 @@ fn step(state: &mut State, e: &Event) {
     }
 }
 
-/// Forward must-analysis to a fixed point; `back_edges: false` ignores loop back edges.
+/// What the data flow is solved over.
+#[derive(Clone, Copy)]
+enum Mode {
+    /// The whole function from its entry.
+    Whole,
+    /// Loop `l` entered with everything valid in both spaces, with or without its back edge.
+    Isolate { l: LoopId, keep_back: bool },
+}
+
+/// Forward must-analysis to a fixed point.
 fn solve(
     g: &Cfg,
     events: &[Vec<Vec<Event>>],
     tracked: &[Object],
     at_entry: Valid,
-    back_edges: bool,
+    mode: Mode,
 ) -> Vec<State> {
+    let all_valid: State = tracked
+        .iter()
+        .map(|o| {
+            (
+                o.clone(),
+                Valid {
+                    host: true,
+                    device: true,
+                },
+            )
+        })
+        .collect();
     let n = g.blocks.len();
     let entry: State = tracked.iter().map(|o| (o.clone(), at_entry)).collect();
     let mut ins: Vec<Option<State>> = vec![None; n];
@@ -227,10 +268,22 @@ fn solve(
             break; // cannot happen for a monotone problem; a guard, not a result
         }
         let mut preds: Vec<&State> = Vec::new();
+        let isolated_header = match mode {
+            Mode::Isolate { l, keep_back } if g.loops[l.0 as usize].header.0 as usize == b => {
+                Some(keep_back)
+            }
+            _ => None,
+        };
+        if isolated_header.is_some() {
+            preds.push(&all_valid);
+        }
         for p in &g.blocks[b].preds {
             let p = p.0 as usize;
-            if !back_edges && is_back(p, BlockId(b as u32)) {
-                continue;
+            if let Some(keep_back) = isolated_header {
+                // Entry edges are replaced by the all-valid state; back edges kept or cut.
+                if !keep_back || !is_back(p, BlockId(b as u32)) {
+                    continue;
+                }
             }
             match latches.get(&p) {
                 Some(ls) if !in_loop_of(b, p) && !ls.is_empty() => {
