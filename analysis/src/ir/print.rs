@@ -49,8 +49,8 @@ pub fn render_module(m: &Module) -> String {
         }
     }
     let execs = device::classify(m);
-    let sums = crate::semantics::effects::summarize(m);
-    let deps = crate::semantics::validity::all_dependencies(m);
+    let sums = crate::semantics::effects::summarize_with(m, &execs);
+    let deps = crate::semantics::validity::all_dependencies_with(m, &execs, &sums);
     for (i, f) in m.functions.iter().enumerate() {
         if f.has_body {
             render_function(m, FuncId(i as u32), f, execs[i], &mut out);

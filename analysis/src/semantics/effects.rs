@@ -123,7 +123,11 @@ pub struct Summary {
 /// judged from their prototype: data behind a pointer or reference to const is read,
 /// other pointer and reference parameters are read and written.
 pub fn summarize(module: &Module) -> Vec<Summary> {
-    let execs = device::classify(module);
+    summarize_with(module, &device::classify(module))
+}
+
+/// [`summarize`] with the execution space of every function already computed.
+pub fn summarize_with(module: &Module, execs: &[Exec]) -> Vec<Summary> {
     let sites = device::call_sites(module);
     let facts: Vec<Option<FunctionFacts>> = module
         .functions

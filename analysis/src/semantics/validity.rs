@@ -43,24 +43,53 @@ pub struct Dependency {
     pub loop_carried: Option<LoopId>,
 }
 
-/// Valid on every path, per space.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Valid {
-    host: bool,
-    device: bool,
+/// Which tracked objects (by index) are valid on every path, per space: two bitsets.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+struct State {
+    host: Vec<u64>,
+    device: Vec<u64>,
 }
 
-const ENTRY: Valid = Valid {
-    host: true,
-    device: false,
-};
+impl State {
+    fn filled(n: usize, host: bool, device: bool) -> State {
+        let words = n.div_ceil(64);
+        let fill = |on: bool| vec![if on { u64::MAX } else { 0 }; words];
+        State {
+            host: fill(host),
+            device: fill(device),
+        }
+    }
+    fn get(&self, device: bool, i: usize) -> bool {
+        let bits = if device { &self.device } else { &self.host };
+        bits[i / 64] >> (i % 64) & 1 == 1
+    }
+    fn set(&mut self, device: bool, i: usize, on: bool) {
+        let bits = if device {
+            &mut self.device
+        } else {
+            &mut self.host
+        };
+        if on {
+            bits[i / 64] |= 1 << (i % 64);
+        } else {
+            bits[i / 64] &= !(1 << (i % 64));
+        }
+    }
+    /// Valid on all incoming paths.
+    fn meet_with(&mut self, other: &State) {
+        for (a, b) in self.host.iter_mut().zip(&other.host) {
+            *a &= b;
+        }
+        for (a, b) in self.device.iter_mut().zip(&other.device) {
+            *a &= b;
+        }
+    }
+}
 
-type State = BTreeMap<Object, Valid>;
-
-/// One read or write of an object at a node, in a space.
+/// One read or write of a tracked object (index into the tracked list) at a node.
 #[derive(Clone, Debug)]
 struct Event {
-    object: Object,
+    object: usize,
     on_device: bool,
     read: bool,
     write: bool,
@@ -68,34 +97,47 @@ struct Event {
 
 /// The dependencies of function `id`, whose AST-CFG is `g`.
 pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Dependency> {
-    let events = node_events(module, id, g, sums);
-    let tracked: Vec<Object> = {
-        let mut v: Vec<Object> = events
-            .iter()
-            .flatten()
-            .flatten()
-            .filter(|e| e.on_device)
-            .map(|e| e.object.clone())
-            .collect();
-        v.sort();
-        v.dedup();
-        v
-    };
+    let raw = node_events(module, id, g, sums);
+    // Only objects some device code touches can need a copy.
+    let mut tracked: Vec<Object> = raw
+        .iter()
+        .flatten()
+        .flatten()
+        .filter(|e| e.1)
+        .map(|e| e.0.clone())
+        .collect();
+    tracked.sort();
+    tracked.dedup();
     if tracked.is_empty() {
         return Vec::new();
     }
-    let with_back = solve(g, &events, &tracked, ENTRY, Mode::Whole);
+    let index: std::collections::HashMap<&Object, usize> =
+        tracked.iter().enumerate().map(|(i, o)| (o, i)).collect();
+    let events: Vec<Vec<Vec<Event>>> = raw
+        .iter()
+        .map(|b| {
+            b.iter()
+                .map(|n| {
+                    n.iter()
+                        .filter_map(|(o, on_device, read, write)| {
+                            index.get(o).map(|&object| Event {
+                                object,
+                                on_device: *on_device,
+                                read: *read,
+                                write: *write,
+                            })
+                        })
+                        .collect()
+                })
+                .collect()
+        })
+        .collect();
+    let n = tracked.len();
+    let with_back = solve(g, &events, n, Mode::Whole);
     // A read is carried around loop L when, entering L with everything valid, it is stale with
     // L's back edge and not without it: the staleness comes from the previous iteration.
     let mut isolated: BTreeMap<(LoopId, bool), Vec<State>> = BTreeMap::new();
-    let stale = |st: &State, e: &Event| {
-        let v = st.get(&e.object).copied().unwrap_or(ENTRY);
-        if e.on_device {
-            !v.device
-        } else {
-            !v.host
-        }
-    };
+    let stale = |st: &State, e: &Event| !st.get(e.on_device, e.object);
     let mut out = Vec::new();
     for (b, block) in g.blocks.iter().enumerate() {
         let mut state = with_back[b].clone();
@@ -111,7 +153,7 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
                     for l in host_loops {
                         let mut at = |keep_back: bool| {
                             let sol = isolated.entry((l, keep_back)).or_insert_with(|| {
-                                solve(g, &events, &tracked, ENTRY, Mode::Isolate { l, keep_back })
+                                solve(g, &events, n, Mode::Isolate { l, keep_back })
                             });
                             stale(&state_at(&sol[b], &events[b], i, k), e)
                         };
@@ -121,7 +163,7 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
                         }
                     }
                     out.push(Dependency {
-                        object: e.object.clone(),
+                        object: tracked[e.object].clone(),
                         direction: if e.on_device {
                             Direction::ToDevice
                         } else {
@@ -153,7 +195,16 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
 /// Dependencies of every function with a body, indexed by `FuncId` (empty without a body).
 pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
     let execs = device::classify(module);
-    let sums = effects::summarize(module);
+    let sums = effects::summarize_with(module, &execs);
+    all_dependencies_with(module, &execs, &sums)
+}
+
+/// [`all_dependencies`] with the execution spaces and summaries already computed.
+pub fn all_dependencies_with(
+    module: &Module,
+    execs: &[Exec],
+    sums: &[Summary],
+) -> Vec<Vec<Dependency>> {
     module
         .functions
         .iter()
@@ -164,7 +215,7 @@ pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
             }
             let id = FuncId(i as u32);
             let g = crate::ir::cfg::build(module, id, execs[i]);
-            dependencies(module, id, &g, &sums)
+            dependencies(module, id, &g, sums)
         })
         .collect()
 }
@@ -184,19 +235,12 @@ fn state_at(entry: &State, block_events: &[Vec<Event>], i: usize, k: usize) -> S
 /// Applies one event: a read makes the space valid (the copy it needs is assumed made), a
 /// write makes only its own space valid.
 fn step(state: &mut State, e: &Event) {
-    let v = state.entry(e.object.clone()).or_insert(ENTRY);
     if e.read {
-        if e.on_device {
-            v.device = true;
-        } else {
-            v.host = true;
-        }
+        state.set(e.on_device, e.object, true);
     }
     if e.write {
-        *v = Valid {
-            host: !e.on_device,
-            device: e.on_device,
-        };
+        state.set(e.on_device, e.object, true);
+        state.set(!e.on_device, e.object, false);
     }
 }
 
@@ -210,27 +254,11 @@ enum Mode {
 }
 
 /// Forward must-analysis to a fixed point.
-fn solve(
-    g: &Cfg,
-    events: &[Vec<Vec<Event>>],
-    tracked: &[Object],
-    at_entry: Valid,
-    mode: Mode,
-) -> Vec<State> {
-    let all_valid: State = tracked
-        .iter()
-        .map(|o| {
-            (
-                o.clone(),
-                Valid {
-                    host: true,
-                    device: true,
-                },
-            )
-        })
-        .collect();
+fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec<State> {
+    // At entry the host copy is valid and the device holds nothing.
+    let entry = State::filled(objects, true, false);
+    let all_valid = State::filled(objects, true, true);
     let n = g.blocks.len();
-    let entry: State = tracked.iter().map(|o| (o.clone(), at_entry)).collect();
     let mut ins: Vec<Option<State>> = vec![None; n];
     let mut outs: Vec<Option<State>> = vec![None; n];
     ins[g.entry.0 as usize] = Some(entry);
@@ -294,10 +322,14 @@ fn solve(
         }
         let input = if b == g.entry.0 as usize {
             ins[b].clone().unwrap_or_default()
-        } else if preds.is_empty() {
-            continue;
+        } else if let Some((first, rest)) = preds.split_first() {
+            let mut m = (*first).clone();
+            for p in rest {
+                m.meet_with(p);
+            }
+            m
         } else {
-            meet(&preds)
+            continue;
         };
         let mut state = input.clone();
         for evs in &events[b] {
@@ -323,22 +355,12 @@ fn solve(
     ins.into_iter().map(|s| s.unwrap_or_default()).collect()
 }
 
-/// Valid on all incoming paths.
-fn meet(states: &[&State]) -> State {
-    let mut out = states[0].clone();
-    for s in &states[1..] {
-        for (k, v) in out.iter_mut() {
-            let o = s.get(k).copied().unwrap_or(ENTRY);
-            v.host &= o.host;
-            v.device &= o.device;
-        }
-    }
-    out
-}
-
 /// Reads and writes of each node, per block: direct accesses, plus what callees do to the data
 /// passed to them (their summaries, placed in the space of the call).
-fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<Event>>> {
+/// An event before the tracked objects are indexed: (object, on device, read, write).
+type RawEvent = (Object, bool, bool, bool);
+
+fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<RawEvent>>> {
     let func = module.function(id);
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
@@ -367,12 +389,7 @@ fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Ve
                         for (v, e) in &sums[callee.0 as usize].globals {
                             let e = effect_at(*e, on_device);
                             for (dev, r, w) in e {
-                                evs.push(Event {
-                                    object: Object::Var(*v),
-                                    on_device: dev,
-                                    read: r,
-                                    write: w,
-                                });
+                                evs.push((Object::Var(*v), dev, r, w));
                             }
                         }
                     }
@@ -389,24 +406,14 @@ fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Ve
                                     None => s.this,
                                 };
                                 for (dev, r, w) in effect_at(e, on_device) {
-                                    evs.push(Event {
-                                        object: object.clone(),
-                                        on_device: dev,
-                                        read: r,
-                                        write: w,
-                                    });
+                                    evs.push((object.clone(), dev, r, w));
                                 }
                                 (false, false)
                             }
                             _ => (a.kind.reads(), a.kind.writes()),
                         };
                         if read || write {
-                            evs.push(Event {
-                                object,
-                                on_device,
-                                read,
-                                write,
-                            });
+                            evs.push((object, on_device, read, write));
                         }
                     }
                     evs
@@ -465,29 +472,25 @@ mod tests {
 
     #[test]
     fn meet_is_valid_on_all_paths() {
-        let o = Object::Var(VarId(0));
-        let a: State = [(
-            o.clone(),
-            Valid {
-                host: true,
-                device: true,
+        let mut a = State::filled(70, true, true);
+        let mut b = State::filled(70, true, true);
+        b.set(true, 66, false);
+        a.meet_with(&b);
+        assert!(a.get(false, 66) && !a.get(true, 66) && a.get(true, 65));
+    }
+
+    #[test]
+    fn a_write_invalidates_the_other_space() {
+        let mut s = State::filled(3, true, false);
+        step(
+            &mut s,
+            &Event {
+                object: 1,
+                on_device: true,
+                read: false,
+                write: true,
             },
-        )]
-        .into();
-        let b: State = [(
-            o.clone(),
-            Valid {
-                host: true,
-                device: false,
-            },
-        )]
-        .into();
-        assert_eq!(
-            meet(&[&a, &b])[&o],
-            Valid {
-                host: true,
-                device: false
-            }
         );
+        assert!(s.get(true, 1) && !s.get(false, 1) && s.get(false, 0));
     }
 }
