@@ -1,24 +1,9 @@
 //! Interprocedural side-effect summaries on small programs.
 
-use omplens_analysis::frontend::lower_file;
+mod common;
+use common::lower;
 use omplens_analysis::ir::{device, FuncId, Module};
 use omplens_analysis::semantics::effects::{summarize, SpaceEffect};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn lower(name: &str, src: &str) -> Module {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "omplens-effects-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, src).unwrap();
-    let m = lower_file(&path, None, &["-D_OPENMP=202011".to_string()]).expect("lower");
-    let _ = std::fs::remove_dir_all(&dir);
-    m
-}
 
 fn func(m: &Module, name: &str) -> FuncId {
     FuncId(

@@ -1,26 +1,11 @@
 //! Front end + AST-CFG on small programs, one behaviour per test.
 
+mod common;
+use common::lower;
 use omplens_analysis::frontend::lower_file;
 use omplens_analysis::ir::access::{AccessKind, Root};
 use omplens_analysis::ir::cfg::{self, Exec, LoopKind, NodeKind};
 use omplens_analysis::ir::{device, BindingTarget, FuncId, Module, Severity, StmtKind, Storage};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn lower(name: &str, src: &str) -> Module {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "omplens-lowering-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, src).unwrap();
-    let args = vec!["-D_OPENMP=202011".to_string()];
-    let m = lower_file(&path, None, &args).expect("lower");
-    let _ = std::fs::remove_dir_all(&dir);
-    m
-}
 
 fn func(m: &Module, name: &str) -> FuncId {
     let i = m

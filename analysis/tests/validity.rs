@@ -1,25 +1,10 @@
 //! Host/device validity and true dependencies (OMPDart IV-D) on small programs without
 //! data mappings.
 
-use omplens_analysis::frontend::lower_file;
+mod common;
+use common::lower;
 use omplens_analysis::ir::{cfg, FuncId, Module};
 use omplens_analysis::semantics::validity::{all_dependencies, Dependency, Direction, Object};
-use std::sync::atomic::{AtomicUsize, Ordering};
-
-fn lower(src: &str) -> Module {
-    static N: AtomicUsize = AtomicUsize::new(0);
-    let dir = std::env::temp_dir().join(format!(
-        "omplens-validity-{}-{}",
-        std::process::id(),
-        N.fetch_add(1, Ordering::SeqCst)
-    ));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join("v.c");
-    std::fs::write(&path, src).unwrap();
-    let m = lower_file(&path, None, &["-D_OPENMP=202011".to_string()]).expect("lower");
-    let _ = std::fs::remove_dir_all(&dir);
-    m
-}
 
 /// (object name, direction, line, loop-carried) for every dependency of `f`.
 fn deps(m: &Module, f: &str) -> Vec<(String, Direction, u32, bool)> {
@@ -47,6 +32,7 @@ use Direction::{ToDevice, ToHost};
 #[test]
 fn kernel_in_a_time_step_loop() {
     let m = lower(
+        "v.c",
         "void f(double *a, int n, int steps) {\n\
          for (int t = 0; t < steps; ++t) {\n\
          #pragma omp target teams distribute parallel for\n\
@@ -71,6 +57,7 @@ fn kernel_in_a_time_step_loop() {
 #[test]
 fn host_write_inside_the_loop_is_carried_by_the_back_edge() {
     let m = lower(
+        "v.c",
         "void f(double *a, int n, int steps) {\n\
          for (int t = 0; t < steps; ++t) {\n\
          #pragma omp target teams distribute parallel for\n\
@@ -90,6 +77,7 @@ fn host_write_inside_the_loop_is_carried_by_the_back_edge() {
 #[test]
 fn host_reads_between_kernels() {
     let m = lower(
+        "v.c",
         "double f(double *a, int n) {\n\
          #pragma omp target teams distribute parallel for\n\
            for (int i = 0; i < n; ++i) a[i] = i;\n\
@@ -114,6 +102,7 @@ fn host_reads_between_kernels() {
 #[test]
 fn scalar_written_by_a_kernel_and_read_by_the_host() {
     let m = lower(
+        "v.c",
         "int f(const int *a, int n) {\n\
            int count = 0;\n\
          #pragma omp target teams distribute parallel for reduction(+: count)\n\
@@ -130,6 +119,7 @@ fn scalar_written_by_a_kernel_and_read_by_the_host() {
 #[test]
 fn callee_kernels_count_at_the_call() {
     let m = lower(
+        "v.c",
         "static void smooth(double *x, int n) {\n\
          #pragma omp target teams distribute parallel for\n\
            for (int i = 1; i < n; ++i) x[i] = 0.5 * (x[i] + x[i - 1]);\n\
@@ -151,7 +141,7 @@ fn callee_kernels_count_at_the_call() {
 
 #[test]
 fn functions_without_kernels_have_no_dependencies() {
-    let m = lower("double f(double *a, int n) { double s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n");
+    let m = lower("v.c", "double f(double *a, int n) { double s = 0; for (int i = 0; i < n; ++i) s += a[i]; return s; }\n");
     assert!(deps(&m, "f").is_empty());
     let _ = cfg::Exec::Host;
 }
@@ -161,6 +151,7 @@ fn carried_dependency_is_found_even_when_also_stale_on_entry() {
     // `x` is written on the host before the loop *and* inside it: the kernel's read needs a
     // copy in every iteration, which the back edge causes.
     let m = lower(
+        "v.c",
         "void f(double *x, double *y, int n, int steps) {\n\
          for (int i = 0; i < n; ++i) x[i] = 0;\n\
          for (int t = 0; t < steps; ++t) {\n\

@@ -621,7 +621,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_DeclStmt => self.decl_stmt(&ch, d),
             CXCursor_IfStmt => self.if_stmt(&ch, span, d),
             CXCursor_ForStmt => self.for_stmt(c, &ch, d),
-            CXCursor_CXXForRangeStmt => self.range_for(&ch, span, d),
+            CXCursor_CXXForRangeStmt => self.range_for(&ch, d),
             CXCursor_WhileStmt if !ch.is_empty() => {
                 let body = self.sub_stmt(ch[ch.len() - 1], d);
                 let cond = if ch.len() >= 2 {
@@ -875,7 +875,7 @@ impl<'a> Lowerer<'a> {
         out
     }
 
-    fn range_for(&mut self, ch: &[CXCursor], span: Span, d: usize) -> StmtKind {
+    fn range_for(&mut self, ch: &[CXCursor], d: usize) -> StmtKind {
         let var_c = ch
             .iter()
             .find(|k| lc::kind(**k) == CXCursor_VarDecl)
@@ -890,7 +890,6 @@ impl<'a> Lowerer<'a> {
         let var = self.declare(var_c);
         let range = self.expr(ch[ch.len() - 2], d);
         let body = self.sub_stmt(ch[ch.len() - 1], d);
-        let _ = span;
         StmtKind::RangeFor { var, range, body }
     }
 

@@ -154,6 +154,20 @@ pub fn build(module: &Module, func_id: FuncId, exec: Exec) -> Cfg {
     }
 }
 
+/// The AST-CFG of every function with a body (None for the others), indexed by `FuncId`:
+/// built once and shared by the analyses and the printer.
+pub fn build_all(module: &Module, execs: &[Exec]) -> Vec<Option<Cfg>> {
+    module
+        .functions
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            f.has_body
+                .then(|| build(module, FuncId(i as u32), execs[i]))
+        })
+        .collect()
+}
+
 /// Where `break` and `continue` go.
 struct JumpTargets {
     brk: BlockId,

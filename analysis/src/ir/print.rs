@@ -49,11 +49,12 @@ pub fn render_module(m: &Module) -> String {
         }
     }
     let execs = device::classify(m);
-    let sums = crate::semantics::effects::summarize_with(m, &execs);
-    let deps = crate::semantics::validity::all_dependencies_with(m, &execs, &sums);
+    let cfgs = cfg::build_all(m, &execs);
+    let sums = crate::semantics::effects::summarize_with(m, &cfgs);
+    let deps = crate::semantics::validity::all_dependencies_with(m, &cfgs, &sums);
     for (i, f) in m.functions.iter().enumerate() {
-        if f.has_body {
-            render_function(m, FuncId(i as u32), f, execs[i], &mut out);
+        if let Some(g) = &cfgs[i] {
+            render_function(m, FuncId(i as u32), f, g, &mut out);
             render_effects(m, f, &sums[i], execs[i], &mut out);
             render_dependencies(m, f, &deps[i], &mut out);
         }
@@ -87,7 +88,8 @@ pub fn render_module(m: &Module) -> String {
     out
 }
 
-fn render_function(m: &Module, id: FuncId, f: &Function, exec: cfg::Exec, out: &mut String) {
+fn render_function(m: &Module, id: FuncId, f: &Function, g: &Cfg, out: &mut String) {
+    let exec = g.exec;
     let params: Vec<String> = f
         .params
         .iter()
@@ -131,8 +133,7 @@ fn render_function(m: &Module, id: FuncId, f: &Function, exec: cfg::Exec, out: &
     for v in locals {
         let _ = writeln!(out, "  local {}", var_line(m, v));
     }
-    let g = cfg::build(m, id, exec);
-    render_cfg(m, f, &g, out);
+    render_cfg(m, f, g, out);
 }
 
 /// One line: what the function does to data its callers can see.

@@ -57,7 +57,7 @@ impl Effect {
 
     /// The callee's effect seen from a call site that is itself inside a kernel (`in_kernel`)
     /// or not: everything the callee does runs on the device when it is called from a kernel.
-    fn at_call_site(self, in_kernel: bool) -> Effect {
+    pub fn at_call_site(self, in_kernel: bool) -> Effect {
         if in_kernel {
             Effect {
                 kernel_read: self.here_read || self.kernel_read,
@@ -123,11 +123,12 @@ pub struct Summary {
 /// judged from their prototype: data behind a pointer or reference to const is read,
 /// other pointer and reference parameters are read and written.
 pub fn summarize(module: &Module) -> Vec<Summary> {
-    summarize_with(module, &device::classify(module))
+    let execs = device::classify(module);
+    summarize_with(module, &cfg::build_all(module, &execs))
 }
 
-/// [`summarize`] with the execution space of every function already computed.
-pub fn summarize_with(module: &Module, execs: &[Exec]) -> Vec<Summary> {
+/// [`summarize`] over AST-CFGs already built (`cfg::build_all`).
+pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary> {
     let sites = device::call_sites(module);
     let facts: Vec<Option<FunctionFacts>> = module
         .functions
@@ -135,7 +136,7 @@ pub fn summarize_with(module: &Module, execs: &[Exec]) -> Vec<Summary> {
         .enumerate()
         .map(|(i, f)| {
             let id = FuncId(i as u32);
-            f.has_body.then(|| {
+            cfgs[i].as_ref().filter(|_| f.has_body).map(|g| {
                 let mut callees: Vec<(FuncId, bool)> = sites
                     .iter()
                     .filter(|s| s.caller == id)
@@ -143,7 +144,7 @@ pub fn summarize_with(module: &Module, execs: &[Exec]) -> Vec<Summary> {
                     .collect();
                 callees.sort_by_key(|(f, k)| (f.0, *k));
                 callees.dedup();
-                FunctionFacts::collect(module, id, execs[i], callees)
+                FunctionFacts::collect(module, id, g, callees)
             })
         })
         .collect();
@@ -241,7 +242,7 @@ impl FunctionFacts {
     fn collect(
         module: &Module,
         id: FuncId,
-        exec: Exec,
+        g: &cfg::Cfg,
         callees: Vec<(FuncId, bool)>,
     ) -> FunctionFacts {
         let func = module.function(id);
@@ -262,7 +263,6 @@ impl FunctionFacts {
                 }
             }
         };
-        let g = cfg::build(module, id, exec);
         let mut direct = Vec::new();
         let mut calls = Vec::new();
         for (_, node) in g.nodes() {

@@ -195,27 +195,24 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
 /// Dependencies of every function with a body, indexed by `FuncId` (empty without a body).
 pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
     let execs = device::classify(module);
-    let sums = effects::summarize_with(module, &execs);
-    all_dependencies_with(module, &execs, &sums)
+    let cfgs = crate::ir::cfg::build_all(module, &execs);
+    let sums = effects::summarize_with(module, &cfgs);
+    all_dependencies_with(module, &cfgs, &sums)
 }
 
-/// [`all_dependencies`] with the execution spaces and summaries already computed.
+/// [`all_dependencies`] over AST-CFGs and summaries already computed.
 pub fn all_dependencies_with(
     module: &Module,
-    execs: &[Exec],
+    cfgs: &[Option<Cfg>],
     sums: &[Summary],
 ) -> Vec<Vec<Dependency>> {
     module
         .functions
         .iter()
         .enumerate()
-        .map(|(i, f)| {
-            if !f.has_body || f.not_analysed.is_some() {
-                return Vec::new();
-            }
-            let id = FuncId(i as u32);
-            let g = crate::ir::cfg::build(module, id, execs[i]);
-            dependencies(module, id, &g, sums)
+        .map(|(i, f)| match &cfgs[i] {
+            Some(g) if f.not_analysed.is_none() => dependencies(module, FuncId(i as u32), g, sums),
+            _ => Vec::new(),
         })
         .collect()
 }
@@ -426,21 +423,16 @@ fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Ve
 /// A callee's effect split into (on_device, read, write) events for a call made on the host or
 /// on the device.
 fn effect_at(e: effects::Effect, call_on_device: bool) -> Vec<(bool, bool, bool)> {
-    let mut out = Vec::new();
-    if call_on_device {
-        let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
-        if r || w {
-            out.push((true, r, w));
-        }
-    } else {
-        if e.here_read || e.here_write {
-            out.push((false, e.here_read, e.here_write));
-        }
-        if e.kernel_read || e.kernel_write {
-            out.push((true, e.kernel_read, e.kernel_write));
-        }
-    }
-    out
+    // Seen from the call, `here` effects run where the call runs (on the host, since a call
+    // on the device moves everything to `kernel`) and `kernel` effects on the device.
+    let e = e.at_call_site(call_on_device);
+    [
+        (false, e.here_read, e.here_write),
+        (true, e.kernel_read, e.kernel_write),
+    ]
+    .into_iter()
+    .filter(|(_, r, w)| *r || *w)
+    .collect()
 }
 
 /// Functions called directly in the expression trees `roots`.
