@@ -3,5 +3,6 @@
 
 pub mod frontend;
 pub mod ir;
+pub mod plan;
 pub mod pragma;
 pub mod semantics;

@@ -180,7 +180,16 @@ pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary
     sums
 }
 
+/// C library functions that receive a pointer without touching the data behind it.
+const NO_DATA_ACCESS: &[&str] = &["free", "omp_target_free"];
+
 fn prototype_summary(module: &Module, f: &Function) -> Summary {
+    if NO_DATA_ACCESS.contains(&f.name.as_str()) && f.qualified_name == f.name {
+        return Summary {
+            params: vec![Effect::default(); f.params.len()],
+            ..Summary::default()
+        };
+    }
     let conservative = |ty: &crate::ir::Type| -> Effect {
         let pointee = match &ty.kind {
             TypeKind::Pointer(p) | TypeKind::Reference(p) => p,

@@ -3,3 +3,5 @@
 
 pub mod effects;
 pub mod validity;
+pub mod sections;
+pub mod symbolic;

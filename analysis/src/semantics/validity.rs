@@ -355,9 +355,18 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
 /// Reads and writes of each node, per block: direct accesses, plus what callees do to the data
 /// passed to them (their summaries, placed in the space of the call).
 /// An event before the tracked objects are indexed: (object, on device, read, write).
-type RawEvent = (Object, bool, bool, bool);
+pub(crate) type RawEvent = (Object, bool, bool, bool);
 
-fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<RawEvent>>> {
+/// A write to part of an object (an element, a member) needs the rest of it valid in that
+/// space first, so it counts as a read too; only a write to the whole variable does not.
+pub(crate) fn is_partial_write(a: &Access) -> bool {
+    match a.root {
+        Root::Var(_) => !a.path.is_empty(),
+        Root::This => a.path.len() > 1,
+    }
+}
+
+pub(crate) fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<RawEvent>>> {
     let func = module.function(id);
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
@@ -386,7 +395,8 @@ fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Ve
                         for (v, e) in &sums[callee.0 as usize].globals {
                             let e = effect_at(*e, on_device);
                             for (dev, r, w) in e {
-                                evs.push((Object::Var(*v), dev, r, w));
+                                // Callees write parts of what they are given.
+                                evs.push((Object::Var(*v), dev, r || w, w));
                             }
                         }
                     }
@@ -403,11 +413,14 @@ fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Ve
                                     None => s.this,
                                 };
                                 for (dev, r, w) in effect_at(e, on_device) {
-                                    evs.push((object.clone(), dev, r, w));
+                                    evs.push((object.clone(), dev, r || w, w));
                                 }
                                 (false, false)
                             }
-                            _ => (a.kind.reads(), a.kind.writes()),
+                            _ => (
+                                a.kind.reads() || (a.kind.writes() && is_partial_write(a)),
+                                a.kind.writes(),
+                            ),
                         };
                         if read || write {
                             evs.push((object, on_device, read, write));

@@ -7,6 +7,19 @@ use omplens_analysis::ir::Module;
 
 /// Lowers the file named on the command line, with its compile flags.
 pub fn lower(args: &SourceArgs) -> Result<Module> {
+    check_inputs(args)?;
+    let flags = flags::flags_for(
+        &args.file,
+        args.compile_commands_dir.as_deref(),
+        &args.clang_flags,
+    )
+    .context("reading the compilation database")?;
+    let module = frontend::lower_file(&args.file, None, &flags.args)?;
+    Ok(module)
+}
+
+/// The file exists and is a file; the compilation database directory, if given, has one.
+pub fn check_inputs(args: &SourceArgs) -> Result<()> {
     let path = &args.file;
     if !path.exists() {
         bail!("{}: no such file", path.display());
@@ -22,12 +35,5 @@ pub fn lower(args: &SourceArgs) -> Result<Module> {
             );
         }
     }
-    let flags = flags::flags_for(
-        path,
-        args.compile_commands_dir.as_deref(),
-        &args.clang_flags,
-    )
-    .context("reading the compilation database")?;
-    let module = frontend::lower_file(path, None, &flags.args)?;
-    Ok(module)
+    Ok(())
 }

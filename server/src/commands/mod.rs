@@ -2,3 +2,4 @@
 
 pub mod ir;
 mod load;
+pub mod fix;

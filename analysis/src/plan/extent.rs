@@ -1,0 +1,173 @@
+//! What a map clause names for an object: the whole variable for arrays and structs, an array
+//! section in the program's own symbols for pointers (`a[0:n]`), from the kernels' loop
+//! bounds, the callees' sections at hosted calls, or the allocation.
+
+use crate::ir::access::{Escape, Root};
+use crate::ir::cfg::Cfg;
+use crate::ir::{ExprKind, FuncId, Module, StmtId, TypeKind, VarId};
+use crate::semantics::sections::{self, Section};
+use crate::semantics::symbolic::Poly;
+use crate::semantics::validity::Object;
+
+pub struct Extent {
+    /// The list item as written.
+    pub item: String,
+    pub bytes: Option<u64>,
+}
+
+/// The list item that maps `o` for the kernels `seeds` of function `id`.
+pub fn of(
+    module: &Module,
+    id: FuncId,
+    cfgs: &[Option<Cfg>],
+    o: &Object,
+    seeds: &[StmtId],
+) -> Result<Extent, String> {
+    let v = match o {
+        Object::Member(m) => {
+            return Ok(Extent {
+                item: format!("this->{m}"),
+                bytes: None,
+            })
+        }
+        Object::Var(v) => *v,
+    };
+    let var = module.var(v);
+    let ty = var.ty.referent();
+    match &ty.kind {
+        TypeKind::Array { len: Some(_), .. } | TypeKind::Record(_) => Ok(Extent {
+            item: var.name.clone(),
+            bytes: ty.size,
+        }),
+        TypeKind::Pointer(elem) => {
+            let Some(g) = cfgs[id.0 as usize].as_ref() else {
+                return Err("its function is not analysed".into());
+            };
+            let mut section = sections::accessed_section(module, id, g, v, seeds);
+            for s in hosted_sections(module, id, cfgs, v, seeds) {
+                section = match (section, s) {
+                    (None, s) => s,
+                    (Some(a), Some(b)) => a.union(&b),
+                    (Some(_), None) => None,
+                };
+                if section.is_none() {
+                    break;
+                }
+            }
+            let section = section.or_else(|| {
+                sections::allocation_length(module, id, v).map(|len| Section {
+                    lower: Poly::constant(0),
+                    length: len,
+                })
+            });
+            match section {
+                Some(s) => {
+                    let bytes = s
+                        .length
+                        .as_const()
+                        .zip(elem.size)
+                        .map(|(n, e)| n.max(0) as u64 * e);
+                    Ok(Extent {
+                        item: format!("{}[{}]", var.name, s),
+                        bytes,
+                    })
+                }
+                None => Err(format!(
+                    "omplens cannot tell how much of the data behind `{}` the kernels use (no loop bounds or allocation size it can read)",
+                    var.name
+                )),
+            }
+        }
+        TypeKind::Array { len: None, .. } => Err(format!("`{}` has no known length", var.name)),
+        _ => Err(format!("`{}` has a type omplens does not map ({})", var.name, ty.spelling)),
+    }
+}
+
+/// At each call of a hosted function in `seeds` passing `v` as an argument: the callee's
+/// section of that parameter, in the caller's symbols. `None` entries when one is unknown.
+fn hosted_sections(
+    module: &Module,
+    id: FuncId,
+    cfgs: &[Option<Cfg>],
+    v: VarId,
+    seeds: &[StmtId],
+) -> Vec<Option<Section>> {
+    let func = module.function(id);
+    let Some(g) = cfgs[id.0 as usize].as_ref() else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (_, n) in g.nodes() {
+        if !seeds.contains(&n.stmt) {
+            continue;
+        }
+        for a in &n.accesses {
+            let (Root::Var(x), Some(Escape::CallArg { callee: Some(c), index: Some(i) })) =
+                (&a.root, &a.escape)
+            else {
+                continue;
+            };
+            if *x != v || !a.path.is_empty() {
+                continue;
+            }
+            let callee = module.function(*c);
+            let (Some(p), Some(cg)) = (callee.params.get(*i), cfgs[c.0 as usize].as_ref()) else {
+                out.push(None);
+                continue;
+            };
+            let kernels = super::synth::kernel_stmts(module, callee);
+            let Some(mut s) = sections::accessed_section(module, *c, cg, *p, &kernels) else {
+                out.push(None);
+                continue;
+            };
+            // The callee's parameters in terms of the call's arguments.
+            let args = call_args(func, &n.exprs, *c);
+            let mut ok = true;
+            for (k, param) in callee.params.iter().enumerate() {
+                let pname = &module.var(*param).name;
+                let uses = s.lower.contains_atom(pname) || s.length.contains_atom(pname);
+                if !uses {
+                    continue;
+                }
+                match args.get(k).and_then(|e| Poly::from_expr(module, func, *e)) {
+                    Some(by) => {
+                        s.lower = s.lower.subst(pname, &by);
+                        s.length = s.length.subst(pname, &by);
+                    }
+                    None => ok = false,
+                }
+            }
+            out.push(ok.then_some(s));
+        }
+    }
+    out
+}
+
+/// Arguments of the first direct call to `callee` in the expression trees `roots`.
+fn call_args(
+    func: &crate::ir::Function,
+    roots: &[crate::ir::ExprId],
+    callee: FuncId,
+) -> Vec<crate::ir::ExprId> {
+    let mut stack = roots.to_vec();
+    while let Some(e) = stack.pop() {
+        let kind = &func.expr(e).kind;
+        if let ExprKind::Call {
+            callee: crate::ir::Callee::Direct(f),
+            args,
+            ..
+        } = kind
+        {
+            if *f == callee {
+                return args.clone();
+            }
+        }
+        stack.extend(crate::ir::device::expr_children(kind));
+    }
+    Vec::new()
+}
+
+/// `v` holds memory allocated in function `id` (so nothing outside can see it).
+pub fn allocated_here(module: &Module, id: FuncId, v: VarId) -> bool {
+    sections::allocation_length(module, id, v).is_some()
+}

@@ -1,0 +1,201 @@
+//! Mapping synthesis (OMPDart §IV-E/F): from the validity analysis to a `target data` region
+//! per function, map types from what is read before and after it, `target update` placed
+//! outside the loops that do not need it, `firstprivate` for read-only scalars, and the
+//! rewriter that turns all of that into text edits.
+
+mod extent;
+mod nodes;
+pub mod report;
+pub mod rewrite;
+pub mod strip;
+mod stmt_tree;
+mod synth;
+
+use crate::ir::{DirId, FuncId, Severity};
+use crate::pragma::Span;
+use crate::semantics::validity::Object;
+pub use rewrite::{Anchor, Clause, Insertion, Side, TextEdit};
+pub use synth::plan;
+
+/// How data enters and leaves a `target data` region.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapType {
+    To,
+    From,
+    ToFrom,
+    Alloc,
+}
+
+impl MapType {
+    pub fn name(self) -> &'static str {
+        match self {
+            MapType::To => "to",
+            MapType::From => "from",
+            MapType::ToFrom => "tofrom",
+            MapType::Alloc => "alloc",
+        }
+    }
+    fn of(to: bool, from: bool) -> MapType {
+        match (to, from) {
+            (true, true) => MapType::ToFrom,
+            (true, false) => MapType::To,
+            (false, true) => MapType::From,
+            (false, false) => MapType::Alloc,
+        }
+    }
+}
+
+/// One list item of a region's (or a single kernel's) map clauses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MappedItem {
+    pub object: Object,
+    /// The variable's name (`a`, `this->u`).
+    pub name: String,
+    /// The list item as written (`a[0:n]`).
+    pub item: String,
+    pub map_type: MapType,
+    /// Size of the item in bytes, when known statically.
+    pub bytes: Option<u64>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Motion {
+    To,
+    From,
+}
+
+/// A `target update` the plan needs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlannedUpdate {
+    pub motion: Motion,
+    pub name: String,
+    pub item: String,
+    pub anchor: Anchor,
+    pub side: Side,
+    /// Why (for `omplens plan`): e.g. "host reads a at line 12".
+    pub why: String,
+    pub bytes: Option<u64>,
+}
+
+/// Clauses added to one existing kernel directive.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelClauses {
+    pub directive: DirId,
+    pub firstprivate: Vec<String>,
+    /// Scalars the kernel writes: `map(tofrom: s)`.
+    pub written_scalars: Vec<String>,
+    /// Map items of a lone kernel that gets no `target data` region.
+    pub maps: Vec<MappedItem>,
+}
+
+/// The `target data` region of one function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RegionPlan {
+    pub first: Anchor,
+    pub last: Anchor,
+    pub items: Vec<MappedItem>,
+    /// Functions whose calls inside the region have their data kept on the device by it.
+    pub hosted_calls: Vec<FuncId>,
+}
+
+/// Everything planned for one function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FunctionPlan {
+    pub func: FuncId,
+    pub name: String,
+    pub region: Option<RegionPlan>,
+    pub updates: Vec<PlannedUpdate>,
+    pub kernels: Vec<KernelClauses>,
+}
+
+/// A problem that keeps the plan from being complete (e.g. a declaration that must move).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanDiagnostic {
+    pub severity: Severity,
+    pub span: Span,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct Plan {
+    pub functions: Vec<FunctionPlan>,
+    pub diagnostics: Vec<PlanDiagnostic>,
+}
+
+fn clause(name: &str, modifier: Option<&str>, items: Vec<String>) -> Clause {
+    Clause {
+        name: name.to_string(),
+        modifier: modifier.map(str::to_string),
+        items,
+    }
+}
+
+fn map_clauses(items: &[MappedItem]) -> Vec<Clause> {
+    let mut out: Vec<Clause> = Vec::new();
+    for ty in [MapType::To, MapType::ToFrom, MapType::From, MapType::Alloc] {
+        let list: Vec<String> = items
+            .iter()
+            .filter(|i| i.map_type == ty)
+            .map(|i| i.item.clone())
+            .collect();
+        if !list.is_empty() {
+            out.push(clause("map", Some(ty.name()), list));
+        }
+    }
+    out
+}
+
+impl Plan {
+    /// What the rewriter must write, in plan order.
+    pub fn insertions(&self, module: &crate::ir::Module) -> Vec<Insertion> {
+        let mut out = Vec::new();
+        for f in &self.functions {
+            if let Some(r) = &f.region {
+                out.push(Insertion::DataRegion {
+                    first: r.first,
+                    last: r.last,
+                    clauses: map_clauses(&r.items),
+                });
+            }
+            for u in &f.updates {
+                let name = match u.motion {
+                    Motion::To => "to",
+                    Motion::From => "from",
+                };
+                out.push(Insertion::Standalone {
+                    anchor: u.anchor,
+                    side: u.side,
+                    directive: "target update".to_string(),
+                    clauses: vec![clause(name, None, vec![u.item.clone()])],
+                });
+            }
+            for k in &f.kernels {
+                let mut clauses = map_clauses(&k.maps);
+                if !k.written_scalars.is_empty() {
+                    clauses.push(clause("map", Some("tofrom"), k.written_scalars.clone()));
+                }
+                if !k.firstprivate.is_empty() {
+                    clauses.push(clause("firstprivate", None, k.firstprivate.clone()));
+                }
+                if !clauses.is_empty() {
+                    out.push(Insertion::AppendClauses {
+                        directive: module.directive(k.directive).directive.span,
+                        clauses,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// The plan as text edits on `source` (the text `module` was lowered from).
+    pub fn edits(&self, module: &crate::ir::Module, source: &str) -> Vec<TextEdit> {
+        rewrite::render(source, &self.insertions(module))
+    }
+
+    pub fn has_errors(&self) -> bool {
+        self.diagnostics
+            .iter()
+            .any(|d| d.severity == Severity::Error)
+    }
+}

@@ -1,0 +1,373 @@
+//! Raw-text questions the rewriter asks about a C/C++ file: which bytes are code, comment or
+//! literal; lines and their indentation; the file's indent unit, line ending and the column
+//! its `#pragma omp` lines are written at.
+
+/// What a byte of the source is part of.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Kind {
+    Code,
+    Comment,
+    /// String or character literal (raw strings included).
+    Literal,
+}
+
+/// The source with a byte classification and a line index.
+pub(super) struct SourceText<'a> {
+    pub src: &'a str,
+    pub bytes: &'a [u8],
+    kind: Vec<Kind>,
+    /// Offset of the first byte of every line.
+    line_starts: Vec<usize>,
+    /// `"\r\n"` when most lines end that way, else `"\n"`.
+    pub nl: &'static str,
+}
+
+pub(super) fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'a> SourceText<'a> {
+    pub fn new(src: &'a str) -> SourceText<'a> {
+        let bytes = src.as_bytes();
+        let mut line_starts = vec![0];
+        let (mut crlf, mut lf) = (0usize, 0usize);
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'\n' {
+                line_starts.push(i + 1);
+                if i > 0 && bytes[i - 1] == b'\r' {
+                    crlf += 1;
+                } else {
+                    lf += 1;
+                }
+            }
+        }
+        SourceText {
+            src,
+            bytes,
+            kind: classify(bytes),
+            line_starts,
+            nl: if crlf > lf { "\r\n" } else { "\n" },
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    pub fn kind(&self, pos: usize) -> Kind {
+        self.kind.get(pos).copied().unwrap_or(Kind::Code)
+    }
+
+    pub fn line_count(&self) -> usize {
+        self.line_starts.len()
+    }
+
+    /// The line holding byte `pos` (the last line for `pos == len`).
+    pub fn line_of(&self, pos: usize) -> usize {
+        match self.line_starts.binary_search(&pos) {
+            Ok(l) => l,
+            Err(l) => l - 1,
+        }
+    }
+
+    pub fn line_start(&self, line: usize) -> usize {
+        self.line_starts[line]
+    }
+
+    /// End of the line's text: the offset of its `\r\n` or `\n`, or the end of the file.
+    pub fn line_end(&self, line: usize) -> usize {
+        let mut e = match self.line_starts.get(line + 1) {
+            Some(&next) => next - 1,
+            None => self.len(),
+        };
+        if e > self.line_starts[line] && e < self.len() && self.bytes[e - 1] == b'\r' {
+            e -= 1;
+        }
+        e
+    }
+
+    /// First non-blank byte of the line, if any.
+    pub fn first_nonblank(&self, line: usize) -> Option<usize> {
+        let (s, e) = (self.line_start(line), self.line_end(line));
+        (s..e).find(|&i| !is_blank(self.bytes[i]))
+    }
+
+    /// The line's leading blanks.
+    pub fn indent_of_line(&self, line: usize) -> &'a str {
+        let s = self.line_start(line);
+        let e = self.first_nonblank(line).unwrap_or_else(|| self.line_end(line));
+        &self.src[s..e]
+    }
+
+    /// True when the line is a preprocessor line written at column 0.
+    pub fn is_col0_directive(&self, line: usize) -> bool {
+        let s = self.line_start(line);
+        self.bytes.get(s) == Some(&b'#') && self.kind(s) == Kind::Code
+    }
+
+    /// True when the line (first non-blank) is a `#pragma omp` line.
+    pub fn is_pragma_omp_line(&self, line: usize) -> bool {
+        let Some(c) = self.first_nonblank(line) else {
+            return false;
+        };
+        if self.bytes[c] != b'#' || self.kind(c) != Kind::Code {
+            return false;
+        }
+        let rest = &self.src[c + 1..self.line_end(line)];
+        let rest = rest.trim_start_matches([' ', '\t']);
+        let Some(rest) = rest.strip_prefix("pragma") else {
+            return false;
+        };
+        let trimmed = rest.trim_start_matches([' ', '\t']);
+        trimmed.len() < rest.len()
+            && trimmed.starts_with("omp")
+            && !trimmed[3..].bytes().next().is_some_and(is_ident)
+    }
+
+    /// True when the line's text ends with a `\` continuation.
+    pub fn continues(&self, line: usize) -> bool {
+        let text = &self.src[self.line_start(line)..self.line_end(line)];
+        text.trim_end_matches([' ', '\t']).ends_with('\\')
+    }
+
+    /// Index of the last code byte before `pos`, skipping blanks, line breaks and comments.
+    pub fn prev_code(&self, pos: usize) -> Option<usize> {
+        let mut i = pos.min(self.len());
+        while i > 0 {
+            i -= 1;
+            let b = self.bytes[i];
+            if self.kind(i) == Kind::Comment || b.is_ascii_whitespace() {
+                continue;
+            }
+            return Some(i);
+        }
+        None
+    }
+
+    /// The identifier or keyword that ends at `end` (exclusive), if any.
+    pub fn word_before(&self, end: usize) -> &'a str {
+        let mut s = end;
+        while s > 0 && is_ident(self.bytes[s - 1]) {
+            s -= 1;
+        }
+        &self.src[s..end]
+    }
+
+    /// True when the text at `pos` is the keyword `word` (not a prefix of a longer name).
+    pub fn keyword_at(&self, pos: usize, word: &str) -> bool {
+        self.src.get(pos..).is_some_and(|r| r.starts_with(word))
+            && !self.bytes.get(pos + word.len()).copied().is_some_and(is_ident)
+            && (pos == 0 || !is_ident(self.bytes[pos - 1]))
+    }
+
+    /// For the `)` at `close`, the offset of its matching `(` (code bytes only).
+    pub fn matching_open_paren(&self, close: usize) -> Option<usize> {
+        let mut depth = 0usize;
+        let mut i = close + 1;
+        while i > 0 {
+            i -= 1;
+            if self.kind(i) != Kind::Code {
+                continue;
+            }
+            match self.bytes[i] {
+                b')' => depth += 1,
+                b'(' => {
+                    if depth <= 1 {
+                        return Some(i);
+                    }
+                    depth -= 1;
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+}
+
+/// Classifies every byte as code, comment or literal.
+fn classify(b: &[u8]) -> Vec<Kind> {
+    let n = b.len();
+    let mut kind = vec![Kind::Code; n];
+    let mut i = 0;
+    while i < n {
+        match b[i] {
+            b'/' if b.get(i + 1) == Some(&b'/') => {
+                let mut j = i;
+                // A line comment runs to the end of the line, continued by `\` before the break.
+                loop {
+                    while j < n && b[j] != b'\n' {
+                        j += 1;
+                    }
+                    let mut k = j;
+                    if k > i && b[k - 1] == b'\r' {
+                        k -= 1;
+                    }
+                    if j < n && k > i && b[k - 1] == b'\\' {
+                        j += 1;
+                        continue;
+                    }
+                    break;
+                }
+                let end = j;
+                kind[i..end].fill(Kind::Comment);
+                i = end;
+            }
+            b'/' if b.get(i + 1) == Some(&b'*') => {
+                let end = find(b, i + 2, b"*/").map_or(n, |p| p + 2);
+                kind[i..end].fill(Kind::Comment);
+                i = end;
+            }
+            b'"' => {
+                let end = raw_string_end(b, i).unwrap_or_else(|| quoted_end(b, i, b'"'));
+                kind[i..end].fill(Kind::Literal);
+                i = end;
+            }
+            b'\'' if !after_number(b, i) => {
+                let end = quoted_end(b, i, b'\'');
+                kind[i..end].fill(Kind::Literal);
+                i = end;
+            }
+            _ => i += 1,
+        }
+    }
+    kind
+}
+
+fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
+    if from > hay.len() {
+        return None;
+    }
+    hay[from..]
+        .windows(needle.len())
+        .position(|w| w == needle)
+        .map(|p| p + from)
+}
+
+/// End (exclusive) of a quoted literal opened at `open`: after the closing quote, or at the
+/// end of the line when it is unterminated. Backslash escapes (also of line breaks) are skipped.
+fn quoted_end(b: &[u8], open: usize, quote: u8) -> usize {
+    let mut j = open + 1;
+    while j < b.len() {
+        match b[j] {
+            b'\\' => j += 2,
+            b'\n' => return j,
+            c if c == quote => return j + 1,
+            _ => j += 1,
+        }
+    }
+    b.len()
+}
+
+/// `'` after a number is a C++14 digit separator, not a character literal.
+fn after_number(b: &[u8], quote: usize) -> bool {
+    let mut s = quote;
+    while s > 0 && (is_ident(b[s - 1]) || b[s - 1] == b'\'' || b[s - 1] == b'.') {
+        s -= 1;
+    }
+    s < quote && b[s].is_ascii_digit()
+}
+
+/// End of a raw string literal `R"delim( ... )delim"` whose `"` is at `quote`.
+fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
+    let mut s = quote;
+    while s > 0 && is_ident(b[s - 1]) {
+        s -= 1;
+    }
+    let prefix = &b[s..quote];
+    if !matches!(prefix, b"R" | b"LR" | b"uR" | b"UR" | b"u8R") {
+        return None;
+    }
+    let open = (quote + 1..b.len().min(quote + 18)).find(|&j| b[j] == b'(')?;
+    let delim = &b[quote + 1..open];
+    if delim
+        .iter()
+        .any(|&c| c.is_ascii_whitespace() || c == b'\\' || c == b')' || c == b'"')
+    {
+        return None;
+    }
+    let mut close = Vec::with_capacity(delim.len() + 2);
+    close.push(b')');
+    close.extend_from_slice(delim);
+    close.push(b'"');
+    Some(find(b, open + 1, &close).map_or(b.len(), |p| p + close.len()))
+}
+
+/// The file's indent unit: a tab when most indented lines start with one, else the most common
+/// positive step between consecutive non-blank lines (2 spaces when there is none).
+pub(super) fn indent_unit(t: &SourceText) -> String {
+    let (mut tab_lines, mut space_lines) = (0usize, 0usize);
+    let mut steps = [0usize; 9];
+    let mut prev: Option<usize> = None;
+    for line in 0..t.line_count() {
+        let Some(c) = t.first_nonblank(line) else {
+            continue;
+        };
+        let starts_comment = t.src[c..].starts_with("//") || t.src[c..].starts_with("/*");
+        if (t.kind(c) != Kind::Code && !starts_comment) || t.bytes[c] == b'#' {
+            continue;
+        }
+        let ws = t.indent_of_line(line);
+        if ws.starts_with('\t') {
+            tab_lines += 1;
+        } else if !ws.is_empty() {
+            space_lines += 1;
+        }
+        if ws.contains('\t') {
+            prev = None;
+            continue;
+        }
+        let w = ws.len();
+        if let Some(p) = prev {
+            if w > p && w - p < steps.len() {
+                steps[w - p] += 1;
+            }
+        }
+        prev = Some(w);
+    }
+    if tab_lines > space_lines {
+        return "\t".to_string();
+    }
+    let mut best = 0;
+    for w in 1..steps.len() {
+        if steps[w] > steps[best] {
+            best = w;
+        }
+    }
+    " ".repeat(if best == 0 { 2 } else { best })
+}
+
+/// True when the file writes its `#pragma omp` lines at column 0 in front of indented code
+/// (more of them at column 0 than indented, and at least one of those before indented code).
+pub(super) fn pragmas_at_column0(t: &SourceText) -> bool {
+    let (mut col0, mut indented, mut col0_before_indented) = (0usize, 0usize, false);
+    for line in 0..t.line_count() {
+        if !t.is_pragma_omp_line(line) || (line > 0 && t.continues(line - 1)) {
+            continue;
+        }
+        if !t.indent_of_line(line).is_empty() {
+            indented += 1;
+            continue;
+        }
+        col0 += 1;
+        // The code the pragma precedes: the next non-blank line that is no preprocessor line
+        // and no continuation.
+        let mut next = line + 1;
+        while next < t.line_count() {
+            let cont = t.continues(next - 1);
+            match t.first_nonblank(next) {
+                Some(c) if !cont && t.bytes[c] != b'#' => {
+                    if c > t.line_start(next) {
+                        col0_before_indented = true;
+                    }
+                    break;
+                }
+                _ => next += 1,
+            }
+        }
+    }
+    col0_before_indented && col0 > indented
+}

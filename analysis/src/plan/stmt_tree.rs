@@ -1,0 +1,106 @@
+//! The statement tree of one function (DawnCC's scope tree): parents, loops and blocks, so
+//! that inserted regions and directives land where braces and scopes stay valid.
+
+use crate::ir::{Function, StmtId, StmtKind};
+use crate::pragma::Span;
+
+pub struct StmtTree<'f> {
+    pub func: &'f Function,
+    parent: Vec<Option<StmtId>>,
+}
+
+/// The statements directly under `kind`, in source order.
+pub fn children(kind: &StmtKind) -> Vec<StmtId> {
+    match kind {
+        StmtKind::Compound(v) => v.clone(),
+        StmtKind::If {
+            init, then, els, ..
+        } => init.iter().chain(Some(then)).chain(els.iter()).copied().collect(),
+        StmtKind::For(f) => f.init.iter().chain(Some(&f.body)).copied().collect(),
+        StmtKind::RangeFor { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Do { body, .. } => vec![*body],
+        StmtKind::Switch { init, body, .. } => init.iter().chain(Some(body)).copied().collect(),
+        StmtKind::Case { body, .. }
+        | StmtKind::Default { body }
+        | StmtKind::Label { body, .. }
+        | StmtKind::Omp { body, .. } => body.iter().copied().collect(),
+        StmtKind::Opaque { children, .. } => children.clone(),
+        StmtKind::Expr(_)
+        | StmtKind::Decl(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(_)
+        | StmtKind::Goto(_)
+        | StmtKind::Null => Vec::new(),
+    }
+}
+
+pub fn is_loop(kind: &StmtKind) -> bool {
+    matches!(
+        kind,
+        StmtKind::For(_) | StmtKind::RangeFor { .. } | StmtKind::While { .. } | StmtKind::Do { .. }
+    )
+}
+
+impl<'f> StmtTree<'f> {
+    pub fn new(func: &'f Function) -> StmtTree<'f> {
+        let mut parent = vec![None; func.stmts.len()];
+        let mut stack: Vec<StmtId> = func.body.into_iter().collect();
+        let mut seen = vec![false; func.stmts.len()];
+        while let Some(s) = stack.pop() {
+            if std::mem::replace(&mut seen[s.0 as usize], true) {
+                continue;
+            }
+            for c in children(&func.stmt(s).kind) {
+                if (c.0 as usize) < parent.len() {
+                    parent[c.0 as usize] = Some(s);
+                    stack.push(c);
+                }
+            }
+        }
+        StmtTree { func, parent }
+    }
+
+    pub fn parent(&self, s: StmtId) -> Option<StmtId> {
+        self.parent.get(s.0 as usize).copied().flatten()
+    }
+
+    /// `s` and its ancestors, innermost first.
+    pub fn ancestors(&self, s: StmtId) -> impl Iterator<Item = StmtId> + '_ {
+        std::iter::successors(Some(s), move |&x| self.parent(x))
+    }
+
+    pub fn span(&self, s: StmtId) -> Span {
+        self.func.stmt(s).span
+    }
+
+    pub fn kind(&self, s: StmtId) -> &StmtKind {
+        &self.func.stmt(s).kind
+    }
+
+    /// `s` sits directly in a `{ }` block (so a directive can be written next to it).
+    pub fn in_compound(&self, s: StmtId) -> bool {
+        self.parent(s)
+            .is_some_and(|p| matches!(self.kind(p), StmtKind::Compound(_)))
+    }
+
+    /// The lowest statement that is `a` or an ancestor of it and also an ancestor of `b`.
+    pub fn common_ancestor(&self, a: StmtId, b: StmtId) -> Option<StmtId> {
+        let up: Vec<StmtId> = self.ancestors(b).collect();
+        self.ancestors(a).find(|x| up.contains(x))
+    }
+
+    /// Loops strictly enclosing `s`, innermost first, that lie within `within` (a span).
+    pub fn enclosing_loops(&self, s: StmtId, within: Span) -> Vec<StmtId> {
+        self.ancestors(s)
+            .skip(1)
+            .filter(|&x| is_loop(self.kind(x)) && contains(within, self.span(x)))
+            .collect()
+    }
+}
+
+/// `outer` contains `inner` (spans, end exclusive).
+pub fn contains(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}

@@ -1,0 +1,745 @@
+//! The synthesis proper: one function at a time.
+//!
+//! 1. Seeds: the function's outermost kernels, and calls to functions whose data accesses all
+//!    happen in their kernels ("device wrappers"); keeping such a callee's data on the device
+//!    across calls made in a loop is the caller's job.
+//! 2. Region: the siblings of the seeds' lowest common block that hold a seed, widened to the
+//!    outermost loop around them (the scope tree keeps the inserted braces valid).
+//! 3. Per object the kernels touch: `from` when the host may read it after the region (or it
+//!    escapes the function), `to` when the device copy is live at the region's entry (read
+//!    before anything overwrites it), `update from` before each stale host read inside the
+//!    region and `update to` after each host write the device later needs; both moved out of
+//!    every loop that does not change the data on the other side.
+//! 4. Kernels: `firstprivate` for the scalars they only read, `map(tofrom:)` for those they write.
+
+use super::extent::{self, Extent};
+use super::nodes::NodeGraph;
+use super::stmt_tree::{self, contains, is_loop, StmtTree};
+use super::*;
+use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
+use crate::ir::{device, BindingTarget, ExprId, Module, StmtId, StmtKind, Storage, VarId};
+use crate::semantics::effects::{self, Summary};
+use crate::semantics::validity::{self, Dependency, Direction, RawEvent};
+use std::collections::{BTreeSet, HashMap};
+
+/// Plans the mappings of every analysed host function of `module`.
+pub fn plan(module: &Module) -> Plan {
+    let execs = device::classify(module);
+    let cfgs = cfg::build_all(module, &execs);
+    let sums = effects::summarize_with(module, &cfgs);
+    let deps = validity::all_dependencies_with(module, &cfgs, &sums);
+    let wrappers: Vec<bool> = (0..module.functions.len())
+        .map(|i| is_device_wrapper(module, FuncId(i as u32), &cfgs, &sums))
+        .collect();
+    let mut out = Plan::default();
+    for (i, f) in module.functions.iter().enumerate() {
+        let Some(g) = &cfgs[i] else { continue };
+        if f.not_analysed.is_some() || !f.in_main_file || g.exec == Exec::Device {
+            continue;
+        }
+        let ctx = FnCtx::new(module, FuncId(i as u32), &cfgs, &sums, &deps[i], &wrappers);
+        if let Some(fp) = ctx.plan(&mut out.diagnostics) {
+            out.functions.push(fp);
+        }
+    }
+    out.diagnostics.sort_by_key(|d| (d.span.start, d.severity));
+    out
+}
+
+/// The outermost kernel statements of a function, in source order.
+pub(super) fn kernel_stmts(module: &Module, func: &crate::ir::Function) -> Vec<StmtId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<StmtId> = func.body.into_iter().collect();
+    while let Some(s) = stack.pop() {
+        if let StmtKind::Omp { directive, .. } = &func.stmt(s).kind {
+            if module.directive(*directive).directive.kind.is_offload_kernel() {
+                out.push(s);
+                continue;
+            }
+        }
+        stack.extend(stmt_tree::children(&func.stmt(s).kind));
+    }
+    out.sort_by_key(|s| func.stmt(*s).span.start);
+    out
+}
+
+/// A function whose effects on data it shares with callers all happen inside its kernels:
+/// a caller may keep that data on the device around its calls.
+fn is_device_wrapper(module: &Module, id: FuncId, cfgs: &[Option<Cfg>], sums: &[Summary]) -> bool {
+    let f = module.function(id);
+    if cfgs[id.0 as usize].is_none() || f.not_analysed.is_some() || f.is_template {
+        return false;
+    }
+    let s = &sums[id.0 as usize];
+    let effects = s.params.iter().chain(s.globals.values()).chain(Some(&s.this));
+    let mut any_kernel = false;
+    for e in effects {
+        let on_device = e.kernel_read || e.kernel_write;
+        any_kernel |= on_device;
+        if on_device && (e.here_read || e.here_write) {
+            return false;
+        }
+    }
+    any_kernel
+}
+
+/// Functions called directly in the expression trees `roots`.
+fn calls_in(func: &crate::ir::Function, roots: &[ExprId]) -> Vec<FuncId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<ExprId> = roots.to_vec();
+    while let Some(e) = stack.pop() {
+        let kind = &func.expr(e).kind;
+        if let crate::ir::ExprKind::Call {
+            callee: crate::ir::Callee::Direct(f),
+            ..
+        } = kind
+        {
+            out.push(*f);
+        }
+        stack.extend(device::expr_children(kind));
+    }
+    out
+}
+
+struct FnCtx<'a> {
+    module: &'a Module,
+    id: FuncId,
+    func: &'a crate::ir::Function,
+    tree: StmtTree<'a>,
+    g: &'a Cfg,
+    cfgs: &'a [Option<Cfg>],
+    ng: NodeGraph<'a>,
+    /// Events per flattened node.
+    events: Vec<Vec<RawEvent>>,
+    deps: &'a [Dependency],
+    dep_node: Vec<Option<usize>>,
+    wrappers: &'a [bool],
+}
+
+/// The region chosen for a function: sibling statements `range` (one or more).
+struct Region {
+    range: Vec<StmtId>,
+    span: Span,
+}
+
+impl<'a> FnCtx<'a> {
+    fn new(
+        module: &'a Module,
+        id: FuncId,
+        cfgs: &'a [Option<Cfg>],
+        sums: &'a [Summary],
+        deps: &'a [Dependency],
+        wrappers: &'a [bool],
+    ) -> FnCtx<'a> {
+        let func = module.function(id);
+        let g = cfgs[id.0 as usize].as_ref().expect("planned functions have a CFG");
+        let ng = NodeGraph::new(g);
+        let raw = validity::node_events(module, id, g, sums);
+        let events: Vec<Vec<RawEvent>> = ng
+            .at
+            .iter()
+            .map(|&(b, k)| k.map(|k| raw[b][k].clone()).unwrap_or_default())
+            .collect();
+        let index: HashMap<(usize, usize), usize> = ng
+            .at
+            .iter()
+            .enumerate()
+            .filter_map(|(i, &(b, k))| k.map(|k| ((b, k), i)))
+            .collect();
+        let dep_node = deps
+            .iter()
+            .map(|d| index.get(&(d.block.0 as usize, d.node)).copied())
+            .collect();
+        FnCtx {
+            module,
+            id,
+            func,
+            tree: StmtTree::new(func),
+            g,
+            cfgs,
+            ng,
+            events,
+            deps,
+            dep_node,
+            wrappers,
+        }
+    }
+
+    fn line(&self, offset: u32) -> u32 {
+        self.module.line_col(offset).0
+    }
+
+    fn anchor(&self, s: StmtId) -> Anchor {
+        Anchor {
+            stmt: self.tree.span(s),
+            in_compound: self.tree.in_compound(s),
+        }
+    }
+
+    fn node_stmt_span(&self, i: usize) -> Option<Span> {
+        self.ng.node(i).map(|n| self.tree.span(n.stmt))
+    }
+
+    fn in_span(&self, i: usize, span: Span) -> bool {
+        self.node_stmt_span(i).is_some_and(|s| contains(span, s))
+    }
+
+    fn plan(&self, diags: &mut Vec<PlanDiagnostic>) -> Option<FunctionPlan> {
+        let kernels = kernel_stmts(self.module, self.func);
+        // Calls to device wrappers made on the host.
+        let mut seeds: Vec<StmtId> = kernels.clone();
+        let mut hosted: BTreeSet<FuncId> = BTreeSet::new();
+        for (_, n) in self.g.nodes() {
+            if n.exec != Exec::Host {
+                continue;
+            }
+            for c in calls_in(self.func, &n.exprs) {
+                if c != self.id && self.wrappers[c.0 as usize] {
+                    hosted.insert(c);
+                    seeds.push(n.stmt);
+                }
+            }
+        }
+        if seeds.is_empty() {
+            return None;
+        }
+        seeds.sort_by_key(|s| self.tree.span(*s).start);
+        seeds.dedup();
+        let mut fp = FunctionPlan {
+            func: self.id,
+            name: self.func.qualified_name.clone(),
+            region: None,
+            updates: Vec::new(),
+            kernels: Vec::new(),
+        };
+        let region = self.region(&seeds);
+        let lone_kernel = region.range.len() == 1
+            && seeds.len() == 1
+            && kernels.first() == Some(&region.range[0]);
+        let region_ok = self.check_scopes(&region, diags);
+        let mut items = Vec::new();
+        if region_ok {
+            for object in self.objects(&region, &kernels, diags) {
+                if let Some((item, updates)) = self.decide(&object, &region, &seeds, diags) {
+                    items.push(item);
+                    fp.updates.extend(updates);
+                }
+            }
+        }
+        fp.updates.sort_by_key(|u| (u.anchor.stmt.start, u.side == Side::After));
+        fp.updates.dedup();
+        let mut lone_maps = Vec::new();
+        if lone_kernel {
+            lone_maps = std::mem::take(&mut items);
+        } else if !items.is_empty() {
+            fp.region = Some(RegionPlan {
+                first: self.anchor(region.range[0]),
+                last: self.anchor(*region.range.last().expect("non-empty range")),
+                items,
+                hosted_calls: hosted.into_iter().collect(),
+            });
+        }
+        for k in &kernels {
+            let mut kc = self.kernel_clauses(*k);
+            if lone_kernel {
+                kc.maps = std::mem::take(&mut lone_maps);
+            }
+            if !(kc.firstprivate.is_empty() && kc.written_scalars.is_empty() && kc.maps.is_empty())
+            {
+                fp.kernels.push(kc);
+            }
+        }
+        (fp.region.is_some() || !fp.updates.is_empty() || !fp.kernels.is_empty()).then_some(fp)
+    }
+
+    /// Sibling statements holding all seeds, widened to the outermost loop around them.
+    fn region(&self, seeds: &[StmtId]) -> Region {
+        let lca = seeds[1..]
+            .iter()
+            .try_fold(seeds[0], |acc, s| self.tree.common_ancestor(acc, *s))
+            .unwrap_or(seeds[0]);
+        let mut range = match self.tree.kind(lca) {
+            StmtKind::Compound(children) if !seeds.contains(&lca) => {
+                let holds = |c: &StmtId| {
+                    let span = self.tree.span(*c);
+                    seeds.iter().any(|s| contains(span, self.tree.span(*s)))
+                };
+                let first = children.iter().position(holds);
+                let last = children.iter().rposition(holds);
+                match (first, last) {
+                    (Some(a), Some(b)) => children[a..=b].to_vec(),
+                    _ => vec![lca],
+                }
+            }
+            _ => vec![lca],
+        };
+        if let Some(outer) = self
+            .tree
+            .ancestors(range[0])
+            .skip(1)
+            .filter(|s| is_loop(self.tree.kind(*s)))
+            .last()
+        {
+            range = vec![outer];
+        }
+        let span = Span {
+            start: self.tree.span(range[0]).start,
+            end: self.tree.span(*range.last().expect("non-empty")).end,
+        };
+        Region { range, span }
+    }
+
+    /// A region over several statements gets braces: nothing declared in it may be used after
+    /// it, and no `return`/`goto` may leave it.
+    fn check_scopes(&self, region: &Region, diags: &mut Vec<PlanDiagnostic>) -> bool {
+        let mut ok = true;
+        let start_line = self.line(region.span.start);
+        let end_line = self.line(region.span.end);
+        if region.range.len() > 1 {
+            for &s in &region.range {
+                let StmtKind::Decl(decls) = self.tree.kind(s) else {
+                    continue;
+                };
+                for (v, _) in decls {
+                    let used_after = (0..self.ng.len()).find_map(|i| {
+                        let n = self.ng.node(i)?;
+                        let span = self.tree.span(n.stmt);
+                        (span.start >= region.span.end
+                            && n.accesses.iter().any(|a| a.root == crate::ir::access::Root::Var(*v)))
+                        .then_some(span)
+                    });
+                    if let Some(use_span) = used_after {
+                        ok = false;
+                        let var = self.module.var(*v);
+                        diags.push(PlanDiagnostic {
+                            severity: Severity::Error,
+                            span: var.span.unwrap_or(self.tree.span(s)),
+                            message: format!(
+                                "`{}` is declared inside the data region omplens would insert at lines {}-{} of `{}` but used after it (line {}); move its declaration before line {}",
+                                var.name,
+                                start_line,
+                                end_line,
+                                self.func.name,
+                                self.line(use_span.start),
+                                start_line
+                            ),
+                        });
+                    }
+                }
+            }
+        }
+        // Jumps out of a structured block are not allowed.
+        let mut stack = region.range.clone();
+        while let Some(s) = stack.pop() {
+            match self.tree.kind(s) {
+                StmtKind::Return(_) | StmtKind::Goto(_) => {
+                    ok = false;
+                    diags.push(PlanDiagnostic {
+                        severity: Severity::Error,
+                        span: self.tree.span(s),
+                        message: format!(
+                            "this jump would leave the data region omplens would insert at lines {}-{} of `{}`; OpenMP forbids branching out of it: restructure the code so the kernels and the loops around them have no `return`/`goto`",
+                            start_line, end_line, self.func.name
+                        ),
+                    });
+                }
+                k => stack.extend(stmt_tree::children(k)),
+            }
+        }
+        ok
+    }
+
+    /// Objects the region must map: data the kernels (or hosted calls) use on the device that
+    /// is neither a scalar (handled on each kernel), nor declared inside a kernel, nor mapped
+    /// by the programmer already.
+    fn objects(
+        &self,
+        region: &Region,
+        kernels: &[StmtId],
+        diags: &mut Vec<PlanDiagnostic>,
+    ) -> Vec<Object> {
+        let programmer = self.programmer_mapped();
+        let mut out: Vec<Object> = Vec::new();
+        for (i, evs) in self.events.iter().enumerate() {
+            if !self.in_span(i, region.span) {
+                continue;
+            }
+            for (o, dev, _, _) in evs {
+                if *dev && !out.contains(o) {
+                    out.push(o.clone());
+                }
+            }
+        }
+        out.sort();
+        out.retain(|o| match o {
+            Object::Member(m) => !programmer.1.contains(m),
+            Object::Var(v) => {
+                let var = self.module.var(*v);
+                let ty = var.ty.referent();
+                if var.declare_target || ty.is_scalar() || programmer.0.contains(v) {
+                    return false;
+                }
+                let Some(decl) = var.span else { return true };
+                if kernels
+                    .iter()
+                    .any(|k| contains(self.tree.span(*k), decl))
+                {
+                    return false;
+                }
+                if var.function == Some(self.id) && contains(region.span, decl) {
+                    diags.push(PlanDiagnostic {
+                        severity: Severity::Error,
+                        span: decl,
+                        message: format!(
+                            "`{}` (line {}) is used by kernels but declared inside the data region omplens would insert at line {} of `{}`; move its declaration before line {} so it can be mapped",
+                            var.name,
+                            self.line(decl.start),
+                            self.line(region.span.start),
+                            self.func.name,
+                            self.line(region.span.start)
+                        ),
+                    });
+                    return false;
+                }
+                true
+            }
+        });
+        out
+    }
+
+    /// Variables and members named in any clause of the function's directives (besides
+    /// reductions and loop-privatization): the programmer's own mappings are left alone.
+    fn programmer_mapped(&self) -> (Vec<VarId>, Vec<String>) {
+        let mut vars = Vec::new();
+        let mut members = Vec::new();
+        for d in &self.module.directives {
+            if d.function != Some(self.id) {
+                continue;
+            }
+            let mut names = Vec::new();
+            for c in &d.directive.clauses {
+                use crate::pragma::ClauseKind as K;
+                if matches!(
+                    c.kind,
+                    K::Reduction { .. } | K::Private(_) | K::Lastprivate { .. }
+                ) {
+                    continue;
+                }
+                names.extend(c.kind.items().iter().map(|it| it.base.name.clone()));
+            }
+            for b in &d.bindings {
+                if !names.contains(&b.name) {
+                    continue;
+                }
+                match b.target {
+                    BindingTarget::Var(v) => vars.push(v),
+                    BindingTarget::Member => members.push(b.name.clone()),
+                    _ => {}
+                }
+            }
+        }
+        (vars, members)
+    }
+
+    fn name_of(&self, o: &Object) -> String {
+        match o {
+            Object::Var(v) => self.module.var(*v).name.clone(),
+            Object::Member(m) => format!("this->{m}"),
+        }
+    }
+
+    /// Map type and updates for one object.
+    fn decide(
+        &self,
+        o: &Object,
+        region: &Region,
+        seeds: &[StmtId],
+        diags: &mut Vec<PlanDiagnostic>,
+    ) -> Option<(MappedItem, Vec<PlannedUpdate>)> {
+        let name = self.name_of(o);
+        let in_r: Vec<bool> = (0..self.ng.len())
+            .map(|i| self.in_span(i, region.span))
+            .collect();
+        let evs = |i: usize| self.events[i].iter().filter(move |e| &e.0 == o);
+        // A call that touches the object both on the host and in its own kernels manages its
+        // own mapping, which would not copy inside this region.
+        if let Some(i) = (0..self.ng.len()).find(|&i| {
+            in_r[i] && evs(i).any(|e| e.1) && evs(i).any(|e| !e.1)
+        }) {
+            let span = self.node_stmt_span(i).unwrap_or(region.span);
+            diags.push(PlanDiagnostic {
+                severity: Severity::Warning,
+                span,
+                message: format!(
+                    "`{name}` is used both on the host and on the device by the call at line {}; omplens leaves its mapping in `{}` to that callee and to you",
+                    self.line(span.start),
+                    self.func.name
+                ),
+            });
+            return None;
+        }
+        let extent = match extent::of(self.module, self.id, self.cfgs, o, seeds) {
+            Ok(e) => e,
+            Err(why) => {
+                diags.push(PlanDiagnostic {
+                    severity: Severity::Warning,
+                    span: seeds
+                        .first()
+                        .map(|s| self.tree.span(*s))
+                        .unwrap_or(region.span),
+                    message: format!("`{name}` is not mapped: {why}; map it by hand"),
+                });
+                return None;
+            }
+        };
+        let Extent { item, bytes } = extent;
+        let device_writes = (0..self.ng.len()).any(|i| in_r[i] && evs(i).any(|e| e.1 && e.3));
+        // Host reads of stale data: inside the region they need `update from`, after it the
+        // exit copy.
+        let mut stale_inside = Vec::new();
+        let mut read_after = false;
+        for (d, at) in self.deps.iter().zip(&self.dep_node) {
+            let Some(at) = *at else { continue };
+            if &d.object != o || d.direction != Direction::ToHost {
+                continue;
+            }
+            if in_r[at] {
+                stale_inside.push(at);
+            } else if self
+                .node_stmt_span(at)
+                .is_some_and(|s| s.start >= region.span.end)
+            {
+                read_after = true;
+            }
+        }
+        let from = device_writes && (read_after || self.escapes(o));
+        // Device liveness, backwards over the region.
+        let n = self.ng.len();
+        let mut live_in = vec![false; n];
+        let transfer = |i: usize, mut live: bool| {
+            for e in evs(i).collect::<Vec<_>>().into_iter().rev() {
+                let (_, dev, r, w) = e;
+                if *dev {
+                    if *w && !*r {
+                        live = false;
+                    } else if *r {
+                        live = true;
+                    }
+                } else {
+                    if *w {
+                        live = false;
+                    }
+                    if *r && stale_inside.contains(&i) {
+                        live = true;
+                    }
+                }
+            }
+            live
+        };
+        let live_out_of = |i: usize, live_in: &[bool]| {
+            self.ng.succs[i]
+                .iter()
+                .any(|&s| if in_r[s] { live_in[s] } else { from })
+                || (self.ng.succs[i].is_empty() && from)
+        };
+        let mut changed = true;
+        let mut rounds = 0;
+        while changed && rounds < 10_000 {
+            changed = false;
+            rounds += 1;
+            for i in (0..n).rev() {
+                if !in_r[i] {
+                    continue;
+                }
+                let v = transfer(i, live_out_of(i, &live_in));
+                if v != live_in[i] {
+                    live_in[i] = v;
+                    changed = true;
+                }
+            }
+        }
+        let to = (0..n).any(|i| {
+            in_r[i]
+                && live_in[i]
+                && (self.ng.preds[i].is_empty() || self.ng.preds[i].iter().any(|&p| !in_r[p]))
+        });
+        let mut updates = Vec::new();
+        let touches_device = |l: StmtId, write_only: bool| {
+            let span = self.tree.span(l);
+            (0..n).any(|i| {
+                in_r[i]
+                    && self.in_span(i, span)
+                    && evs(i).any(|e| e.1 && (e.3 || !write_only))
+            })
+        };
+        let movable = |l: StmtId| !region.range.contains(&l);
+        for &i in &stale_inside {
+            let Some(node) = self.ng.node(i) else { continue };
+            let why = format!("host reads {name} at line {}", self.line(self.tree.span(node.stmt).start));
+            for (s, side) in self.read_anchors(node.kind, node.stmt, region, &|l| {
+                movable(l) && !touches_device(l, true)
+            }) {
+                updates.push(PlannedUpdate {
+                    motion: Motion::From,
+                    name: name.clone(),
+                    item: item.clone(),
+                    anchor: self.anchor(s),
+                    side,
+                    why: why.clone(),
+                    bytes,
+                });
+            }
+        }
+        for i in 0..n {
+            if !in_r[i] || !evs(i).any(|e| !e.1 && e.3) || !live_out_of(i, &live_in) {
+                continue;
+            }
+            let Some(node) = self.ng.node(i) else { continue };
+            let mut s = node.stmt;
+            for l in self.tree.enclosing_loops(node.stmt, region.span) {
+                if movable(l) && !touches_device(l, false) {
+                    s = l;
+                } else {
+                    break;
+                }
+            }
+            updates.push(PlannedUpdate {
+                motion: Motion::To,
+                name: name.clone(),
+                item: item.clone(),
+                anchor: self.anchor(s),
+                side: Side::After,
+                why: format!(
+                    "host writes {name} at line {} and the device reads it later",
+                    self.line(self.tree.span(node.stmt).start)
+                ),
+                bytes,
+            });
+        }
+        Some((
+            MappedItem {
+                object: o.clone(),
+                name,
+                item,
+                map_type: MapType::of(to, from),
+                bytes,
+            },
+            updates,
+        ))
+    }
+
+    /// Where an `update from` for a host read at a node goes: before its statement, moved out
+    /// of the loops `hoistable` allows; a read in a loop condition whose loop changes the data
+    /// on the device needs the copy at the end of the body too.
+    fn read_anchors(
+        &self,
+        kind: NodeKind,
+        stmt: StmtId,
+        region: &Region,
+        hoistable: &dyn Fn(StmtId) -> bool,
+    ) -> Vec<(StmtId, Side)> {
+        let mut out = Vec::new();
+        let mut s = stmt;
+        if matches!(kind, NodeKind::Cond | NodeKind::ForStep) && is_loop(self.tree.kind(stmt)) && !hoistable(stmt) {
+            let body = match self.tree.kind(stmt) {
+                StmtKind::For(f) => Some(f.body),
+                StmtKind::While { body, .. } | StmtKind::Do { body, .. } => Some(*body),
+                _ => None,
+            };
+            if let Some(StmtKind::Compound(v)) = body.map(|b| self.tree.kind(b)) {
+                if let Some(last) = v.last() {
+                    out.push((*last, Side::After));
+                }
+            }
+            if matches!(self.tree.kind(stmt), StmtKind::Do { .. }) {
+                return out;
+            }
+        }
+        for l in self.tree.enclosing_loops(stmt, region.span) {
+            if hoistable(l) {
+                s = l;
+            } else {
+                break;
+            }
+        }
+        // A statement governed by a `case` label: keep the copy inside the case.
+        out.push((s, Side::Before));
+        out
+    }
+
+    /// Data visible outside the function after it returns.
+    fn escapes(&self, o: &Object) -> bool {
+        match o {
+            Object::Member(_) => true,
+            Object::Var(v) => {
+                let var = self.module.var(*v);
+                match var.storage {
+                    Storage::Global | Storage::StaticGlobal | Storage::StaticLocal => true,
+                    Storage::Parameter => {
+                        var.ty.is_pointer() || matches!(var.ty.kind, crate::ir::TypeKind::Reference(_))
+                    }
+                    Storage::Local => {
+                        // A local pointer may alias anything unless it holds memory allocated
+                        // here.
+                        var.ty.is_pointer() && !extent::allocated_here(self.module, self.id, *v)
+                    }
+                }
+            }
+        }
+    }
+
+    fn kernel_clauses(&self, k: StmtId) -> KernelClauses {
+        let StmtKind::Omp { directive, .. } = self.tree.kind(k) else {
+            unreachable!("kernels are OpenMP statements")
+        };
+        let info = self.module.directive(*directive);
+        let named: Vec<&str> = info
+            .directive
+            .clauses
+            .iter()
+            .flat_map(|c| c.kind.items())
+            .map(|it| it.base.name.as_str())
+            .collect();
+        let span = self.tree.span(k);
+        let induction: Vec<VarId> = self
+            .g
+            .loops
+            .iter()
+            .filter(|l| contains(span, self.tree.span(l.stmt)))
+            .filter_map(|l| l.induction)
+            .collect();
+        let mut read = BTreeSet::new();
+        let mut written = BTreeSet::new();
+        for (i, evs) in self.events.iter().enumerate() {
+            if !self.in_span(i, span) {
+                continue;
+            }
+            for (o, dev, r, w) in evs {
+                let Object::Var(v) = o else { continue };
+                if !dev {
+                    continue;
+                }
+                let var = self.module.var(*v);
+                if !var.ty.is_scalar()
+                    || var.declare_target
+                    || induction.contains(v)
+                    || named.contains(&var.name.as_str())
+                    || var.span.is_some_and(|d| contains(span, d))
+                {
+                    continue;
+                }
+                if *w {
+                    written.insert(var.name.clone());
+                } else if *r {
+                    read.insert(var.name.clone());
+                }
+            }
+        }
+        KernelClauses {
+            directive: *directive,
+            firstprivate: read.difference(&written).cloned().collect(),
+            written_scalars: written.into_iter().collect(),
+            maps: Vec::new(),
+        }
+    }
+}

@@ -1,0 +1,176 @@
+//! `omplens fix FILE`: synthesize the data mappings and write the fixed program.
+//! `omplens plan FILE`: say what would move where, without writing anything.
+
+use super::load;
+use crate::{FixArgs, SourceArgs};
+use anyhow::{bail, Context, Result};
+use omplens_analysis::frontend::{self, flags};
+use omplens_analysis::ir::{Module, Severity};
+use omplens_analysis::plan::{self, rewrite, Plan};
+use std::io::Write;
+use std::path::Path;
+use std::process::ExitCode;
+use std::time::Instant;
+
+/// The result of planning one file.
+struct Planned {
+    /// The text the plan applies to (after `--replace` stripped the old mappings).
+    source: String,
+    module: Module,
+    plan: Plan,
+    parse_ms: f64,
+    analysis_ms: f64,
+}
+
+fn read_source(path: &Path) -> Result<String> {
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))
+}
+
+fn clang_errors(module: &Module) -> Vec<String> {
+    module
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+        .map(|d| match d.span {
+            Some(s) => {
+                let (l, c) = module.line_col(s.start);
+                format!("{l}:{c}: {}", d.message)
+            }
+            None => d.message.clone(),
+        })
+        .collect()
+}
+
+fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
+    load::check_inputs(args)?;
+    let path = &args.file;
+    let flags = flags::flags_for(
+        path,
+        args.compile_commands_dir.as_deref(),
+        &args.clang_flags,
+    )
+    .context("reading the compilation database")?;
+    let mut source = read_source(path)?;
+    let t0 = Instant::now();
+    let mut module = frontend::lower_file(path, Some(&source), &flags.args)?;
+    if replace {
+        let strip = plan::strip::strip_mappings(&module, &source);
+        if !strip.is_empty() {
+            source = rewrite::apply(&source, &strip);
+            module = frontend::lower_file(path, Some(&source), &flags.args)?;
+        }
+    }
+    let parse_ms = t0.elapsed().as_secs_f64() * 1e3;
+    let errors = clang_errors(&module);
+    if !errors.is_empty() {
+        for e in &errors {
+            eprintln!("{}:{e}", path.display());
+        }
+        bail!(
+            "{} has {} error(s); omplens only rewrites code that compiles",
+            path.display(),
+            errors.len()
+        );
+    }
+    let t1 = Instant::now();
+    let plan = plan::plan(&module);
+    let analysis_ms = t1.elapsed().as_secs_f64() * 1e3;
+    Ok(Planned {
+        source,
+        module,
+        plan,
+        parse_ms,
+        analysis_ms,
+    })
+}
+
+fn print_diagnostics(path: &Path, p: &Planned) {
+    for d in &p.plan.diagnostics {
+        let (l, c) = p.module.line_col(d.span.start);
+        let sev = match d.severity {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        };
+        eprintln!("{}:{l}:{c}: {sev}: {}", path.display(), d.message);
+    }
+}
+
+/// Writes `text` to `target` atomically: a temporary file beside it, then a rename, keeping
+/// the original's permissions.
+fn write_atomic(target: &Path, text: &str) -> Result<()> {
+    let dir = match target.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp = tempfile::NamedTempFile::new_in(dir)
+        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
+    tmp.write_all(text.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    if let Ok(meta) = std::fs::metadata(target) {
+        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
+    }
+    tmp.persist(target)
+        .with_context(|| format!("replacing {}", target.display()))?;
+    Ok(())
+}
+
+pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
+    let t0 = Instant::now();
+    let path = &args.source.file;
+    let original = if args.source.file.exists() {
+        Some(read_source(path)?)
+    } else {
+        None
+    };
+    let p = planned(&args.source, args.replace)?;
+    let t1 = Instant::now();
+    let edits = p.plan.edits(&p.module, &p.source);
+    let fixed = rewrite::apply(&p.source, &edits);
+    let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
+    print_diagnostics(path, &p);
+    let original = original.unwrap_or_default();
+    if args.diff {
+        let label = path.display().to_string();
+        let d = rewrite::unified_diff(&label, &label, &original, &fixed);
+        let _ = std::io::stdout().lock().write_all(d.as_bytes());
+    } else if args.in_place {
+        if fixed != original {
+            write_atomic(path, &fixed)?;
+        }
+    } else if let Some(out) = &args.output {
+        if out.as_os_str() == "-" {
+            let _ = std::io::stdout().lock().write_all(fixed.as_bytes());
+        } else {
+            write_atomic(out, &fixed)?;
+        }
+    } else {
+        let _ = std::io::stdout().lock().write_all(fixed.as_bytes());
+    }
+    if args.timings {
+        eprintln!(
+            "omplens-timings: parse_ms={:.3} analysis_ms={:.3} rewrite_ms={:.3} total_ms={:.3}",
+            p.parse_ms,
+            p.analysis_ms,
+            rewrite_ms,
+            t0.elapsed().as_secs_f64() * 1e3
+        );
+    }
+    Ok(if p.plan.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+pub fn run_plan(args: &SourceArgs) -> Result<ExitCode> {
+    let p = planned(args, false)?;
+    let text = plan::report::render(&p.module, &p.plan);
+    let _ = std::io::stdout().lock().write_all(text.as_bytes());
+    Ok(if p.plan.has_errors() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
