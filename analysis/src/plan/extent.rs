@@ -79,7 +79,10 @@ pub fn of(
             }
         }
         TypeKind::Array { len: None, .. } => Err(format!("`{}` has no known length", var.name)),
-        _ => Err(format!("`{}` has a type omplens does not map ({})", var.name, ty.spelling)),
+        _ => Err(format!(
+            "`{}` has a type omplens does not map ({})",
+            var.name, ty.spelling
+        )),
     }
 }
 
@@ -102,8 +105,13 @@ fn hosted_sections(
             continue;
         }
         for a in &n.accesses {
-            let (Root::Var(x), Some(Escape::CallArg { callee: Some(c), index: Some(i) })) =
-                (&a.root, &a.escape)
+            let (
+                Root::Var(x),
+                Some(Escape::CallArg {
+                    callee: Some(c),
+                    index: Some(i),
+                }),
+            ) = (&a.root, &a.escape)
             else {
                 continue;
             };

@@ -7,8 +7,8 @@ mod extent;
 mod nodes;
 pub mod report;
 pub mod rewrite;
-pub mod strip;
 mod stmt_tree;
+pub mod strip;
 mod synth;
 
 use crate::ir::{DirId, FuncId, Severity};

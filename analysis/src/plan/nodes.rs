@@ -68,8 +68,8 @@ impl<'g> NodeGraph<'g> {
         }
         let mut succs = vec![Vec::new(); at.len()];
         for (b, bs) in block_succs.iter().enumerate() {
-            for i in first[b]..last(b) {
-                succs[i].push(i + 1);
+            for (i, s) in succs.iter_mut().enumerate().take(last(b)).skip(first[b]) {
+                s.push(i + 1);
             }
             succs[last(b)] = bs.iter().map(|&s| first[s]).collect();
         }
@@ -92,11 +92,8 @@ impl<'g> NodeGraph<'g> {
         k.map(|k| &self.cfg.blocks[b].nodes[k])
     }
 
+    #[allow(clippy::len_without_is_empty)]
     pub fn len(&self) -> usize {
         self.at.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.at.is_empty()
     }
 }

@@ -3,6 +3,12 @@
 
 use crate::pragma::Span;
 
+mod diff;
+mod layout;
+mod source;
+#[cfg(test)]
+mod tests;
+
 /// A replacement of `source[start..end]` by `text` (byte offsets into the original source).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TextEdit {
@@ -61,31 +67,62 @@ pub enum Insertion {
     },
     /// Clauses appended to an existing directive whose text is `directive` (from `#` to the
     /// end of its last token, as `pragma::Directive::span`).
-    AppendClauses { directive: Span, clauses: Vec<Clause> },
+    AppendClauses {
+        directive: Span,
+        clauses: Vec<Clause>,
+    },
 }
 
-/// Renders insertions as text edits (sorted, non-overlapping).
-pub fn render(_source: &str, _insertions: &[Insertion]) -> Vec<TextEdit> {
-    Vec::new()
+/// Renders insertions as text edits (sorted by start, non-overlapping, byte offsets into
+/// `source`).
+///
+/// * Standalone directives at the same statement, side and directive name are written as one
+///   line; clauses with the same name and map type share one item list (first-seen order,
+///   duplicates dropped); data regions with the same first and last statement, and clauses
+///   appended to the same directive, merge the same way.
+/// * Lines are indented like the statement they belong to, in the file's own indent unit, and
+///   written at column 0 when the file writes its `#pragma omp` lines there in front of
+///   indented code. A line never follows code on its own line and never lands in a comment:
+///   a line shared with other code is split.
+/// * A statement that is the unbraced body of `if`/`else`/`for`/`while`/`do` gets braces
+///   (`} else` and `} while` stay on one line) so the directive stays in that body.
+/// * A data region over several statements (or over one that is no loop, block or OpenMP
+///   construct) gets `{ }` and its lines are re-indented by one unit (not blank lines, not
+///   column-0 preprocessor lines, not the inside of multi-line literals). Standalone directives
+///   at its first and last statements go inside it.
+/// * Insertions with offsets that are out of range, not on character boundaries or not in
+///   code are skipped; the result never overlaps.
+pub fn render(source: &str, insertions: &[Insertion]) -> Vec<TextEdit> {
+    layout::render(source, insertions)
 }
 
-/// Applies sorted, non-overlapping edits.
+/// Applies sorted, non-overlapping edits. An edit that is out of range, not on character
+/// boundaries or overlaps the previous one is skipped.
 pub fn apply(source: &str, edits: &[TextEdit]) -> String {
     let mut out = String::with_capacity(source.len());
     let mut at = 0usize;
     for e in edits {
-        out.push_str(&source[at..e.start as usize]);
+        let (s, t) = (e.start as usize, e.end as usize);
+        if s < at
+            || t < s
+            || t > source.len()
+            || !source.is_char_boundary(s)
+            || !source.is_char_boundary(t)
+        {
+            continue;
+        }
+        out.push_str(&source[at..s]);
         out.push_str(&e.text);
-        at = e.end as usize;
+        at = t;
     }
     out.push_str(&source[at..]);
     out
 }
 
-/// PLACEHOLDER until the rewriter lands (then replaced by the real diff).
+/// A unified diff from `old` to `new` (3 lines of context) that `patch -p1` and `git apply`
+/// accept. The labels get `a/` and `b/` prefixes (unless they have them or are `/dev/null`).
+/// Equal texts give an empty string; a last line without a line break is marked
+/// `\ No newline at end of file`.
 pub fn unified_diff(old_label: &str, new_label: &str, old: &str, new: &str) -> String {
-    if old == new {
-        return String::new();
-    }
-    format!("--- a/{old_label}\n+++ b/{new_label}\n{new}")
+    diff::unified_diff(old_label, new_label, old, new)
 }

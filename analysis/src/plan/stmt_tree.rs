@@ -15,7 +15,12 @@ pub fn children(kind: &StmtKind) -> Vec<StmtId> {
         StmtKind::Compound(v) => v.clone(),
         StmtKind::If {
             init, then, els, ..
-        } => init.iter().chain(Some(then)).chain(els.iter()).copied().collect(),
+        } => init
+            .iter()
+            .chain(Some(then))
+            .chain(els.iter())
+            .copied()
+            .collect(),
         StmtKind::For(f) => f.init.iter().chain(Some(&f.body)).copied().collect(),
         StmtKind::RangeFor { body, .. }
         | StmtKind::While { body, .. }

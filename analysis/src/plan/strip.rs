@@ -12,7 +12,9 @@ fn line_start(src: &str, offset: usize) -> usize {
 
 /// Just past the newline ending the line holding `offset` (or the end of the text).
 fn line_end(src: &str, offset: usize) -> usize {
-    src[offset..].find('\n').map_or(src.len(), |i| offset + i + 1)
+    src[offset..]
+        .find('\n')
+        .map_or(src.len(), |i| offset + i + 1)
 }
 
 /// Edits deleting every data-mapping directive line and every `map` clause of `module`'s main
@@ -22,7 +24,11 @@ pub fn strip_mappings(module: &Module, source: &str) -> Vec<TextEdit> {
     for d in &module.directives {
         let dir = &d.directive;
         let (start, end) = (dir.span.start as usize, dir.span.end as usize);
-        if end > source.len() || start > end || !source.is_char_boundary(start) || !source.is_char_boundary(end) {
+        if end > source.len()
+            || start > end
+            || !source.is_char_boundary(start)
+            || !source.is_char_boundary(end)
+        {
             continue;
         }
         if dir.kind.is_data_mapping() {
@@ -30,7 +36,8 @@ pub fn strip_mappings(module: &Module, source: &str) -> Vec<TextEdit> {
             let only_space_before = source[ls..start].trim().is_empty();
             let le = line_end(source, end);
             let rest = source[end..le].trim();
-            let only_comment_after = rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
+            let only_comment_after =
+                rest.is_empty() || rest.starts_with("//") || rest.starts_with("/*");
             if only_space_before && only_comment_after {
                 edits.push(TextEdit {
                     start: ls as u32,

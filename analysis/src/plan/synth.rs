@@ -52,7 +52,12 @@ pub(super) fn kernel_stmts(module: &Module, func: &crate::ir::Function) -> Vec<S
     let mut stack: Vec<StmtId> = func.body.into_iter().collect();
     while let Some(s) = stack.pop() {
         if let StmtKind::Omp { directive, .. } = &func.stmt(s).kind {
-            if module.directive(*directive).directive.kind.is_offload_kernel() {
+            if module
+                .directive(*directive)
+                .directive
+                .kind
+                .is_offload_kernel()
+            {
                 out.push(s);
                 continue;
             }
@@ -71,7 +76,11 @@ fn is_device_wrapper(module: &Module, id: FuncId, cfgs: &[Option<Cfg>], sums: &[
         return false;
     }
     let s = &sums[id.0 as usize];
-    let effects = s.params.iter().chain(s.globals.values()).chain(Some(&s.this));
+    let effects = s
+        .params
+        .iter()
+        .chain(s.globals.values())
+        .chain(Some(&s.this));
     let mut any_kernel = false;
     for e in effects {
         let on_device = e.kernel_read || e.kernel_write;
@@ -132,7 +141,9 @@ impl<'a> FnCtx<'a> {
         wrappers: &'a [bool],
     ) -> FnCtx<'a> {
         let func = module.function(id);
-        let g = cfgs[id.0 as usize].as_ref().expect("planned functions have a CFG");
+        let g = cfgs[id.0 as usize]
+            .as_ref()
+            .expect("planned functions have a CFG");
         let ng = NodeGraph::new(g);
         let raw = validity::node_events(module, id, g, sums);
         let events: Vec<Vec<RawEvent>> = ng
@@ -226,7 +237,8 @@ impl<'a> FnCtx<'a> {
                 }
             }
         }
-        fp.updates.sort_by_key(|u| (u.anchor.stmt.start, u.side == Side::After));
+        fp.updates
+            .sort_by_key(|u| (u.anchor.stmt.start, u.side == Side::After));
         fp.updates.dedup();
         let mut lone_maps = Vec::new();
         if lone_kernel {
@@ -305,7 +317,9 @@ impl<'a> FnCtx<'a> {
                         let n = self.ng.node(i)?;
                         let span = self.tree.span(n.stmt);
                         (span.start >= region.span.end
-                            && n.accesses.iter().any(|a| a.root == crate::ir::access::Root::Var(*v)))
+                            && n.accesses
+                                .iter()
+                                .any(|a| a.root == crate::ir::access::Root::Var(*v)))
                         .then_some(span)
                     });
                     if let Some(use_span) = used_after {
@@ -463,9 +477,9 @@ impl<'a> FnCtx<'a> {
         let evs = |i: usize| self.events[i].iter().filter(move |e| &e.0 == o);
         // A call that touches the object both on the host and in its own kernels manages its
         // own mapping, which would not copy inside this region.
-        if let Some(i) = (0..self.ng.len()).find(|&i| {
-            in_r[i] && evs(i).any(|e| e.1) && evs(i).any(|e| !e.1)
-        }) {
+        if let Some(i) =
+            (0..self.ng.len()).find(|&i| in_r[i] && evs(i).any(|e| e.1) && evs(i).any(|e| !e.1))
+        {
             let span = self.node_stmt_span(i).unwrap_or(region.span);
             diags.push(PlanDiagnostic {
                 severity: Severity::Warning,
@@ -567,15 +581,18 @@ impl<'a> FnCtx<'a> {
         let touches_device = |l: StmtId, write_only: bool| {
             let span = self.tree.span(l);
             (0..n).any(|i| {
-                in_r[i]
-                    && self.in_span(i, span)
-                    && evs(i).any(|e| e.1 && (e.3 || !write_only))
+                in_r[i] && self.in_span(i, span) && evs(i).any(|e| e.1 && (e.3 || !write_only))
             })
         };
         let movable = |l: StmtId| !region.range.contains(&l);
         for &i in &stale_inside {
-            let Some(node) = self.ng.node(i) else { continue };
-            let why = format!("host reads {name} at line {}", self.line(self.tree.span(node.stmt).start));
+            let Some(node) = self.ng.node(i) else {
+                continue;
+            };
+            let why = format!(
+                "host reads {name} at line {}",
+                self.line(self.tree.span(node.stmt).start)
+            );
             for (s, side) in self.read_anchors(node.kind, node.stmt, region, &|l| {
                 movable(l) && !touches_device(l, true)
             }) {
@@ -590,11 +607,13 @@ impl<'a> FnCtx<'a> {
                 });
             }
         }
-        for i in 0..n {
-            if !in_r[i] || !evs(i).any(|e| !e.1 && e.3) || !live_out_of(i, &live_in) {
+        for (i, _) in in_r.iter().enumerate().filter(|(_, r)| **r) {
+            if !evs(i).any(|e| !e.1 && e.3) || !live_out_of(i, &live_in) {
                 continue;
             }
-            let Some(node) = self.ng.node(i) else { continue };
+            let Some(node) = self.ng.node(i) else {
+                continue;
+            };
             let mut s = node.stmt;
             for l in self.tree.enclosing_loops(node.stmt, region.span) {
                 if movable(l) && !touches_device(l, false) {
@@ -640,7 +659,10 @@ impl<'a> FnCtx<'a> {
     ) -> Vec<(StmtId, Side)> {
         let mut out = Vec::new();
         let mut s = stmt;
-        if matches!(kind, NodeKind::Cond | NodeKind::ForStep) && is_loop(self.tree.kind(stmt)) && !hoistable(stmt) {
+        if matches!(kind, NodeKind::Cond | NodeKind::ForStep)
+            && is_loop(self.tree.kind(stmt))
+            && !hoistable(stmt)
+        {
             let body = match self.tree.kind(stmt) {
                 StmtKind::For(f) => Some(f.body),
                 StmtKind::While { body, .. } | StmtKind::Do { body, .. } => Some(*body),
@@ -676,7 +698,8 @@ impl<'a> FnCtx<'a> {
                 match var.storage {
                     Storage::Global | Storage::StaticGlobal | Storage::StaticLocal => true,
                     Storage::Parameter => {
-                        var.ty.is_pointer() || matches!(var.ty.kind, crate::ir::TypeKind::Reference(_))
+                        var.ty.is_pointer()
+                            || matches!(var.ty.kind, crate::ir::TypeKind::Reference(_))
                     }
                     Storage::Local => {
                         // A local pointer may alias anything unless it holds memory allocated
@@ -720,7 +743,10 @@ impl<'a> FnCtx<'a> {
                     continue;
                 }
                 let var = self.module.var(*v);
+                let constant =
+                    var.ty.is_const && !matches!(var.storage, Storage::Local | Storage::Parameter);
                 if !var.ty.is_scalar()
+                    || constant
                     || var.declare_target
                     || induction.contains(v)
                     || named.contains(&var.name.as_str())

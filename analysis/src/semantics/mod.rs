@@ -2,6 +2,6 @@
 //! environment and validity).
 
 pub mod effects;
-pub mod validity;
 pub mod sections;
 pub mod symbolic;
+pub mod validity;

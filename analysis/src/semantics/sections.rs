@@ -15,8 +15,8 @@ use super::symbolic::{children, Deps, ExprPolys, Poly};
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
 use crate::ir::{
-    BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtId, StmtKind,
-    TypeKind, UnaryOp, VarId,
+    BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtId, StmtKind, TypeKind,
+    UnaryOp, VarId,
 };
 use std::collections::BTreeSet;
 use std::fmt;
@@ -465,9 +465,7 @@ impl Analysis<'_> {
         }
         let step = match self.f.expr(e).kind {
             ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PreInc, x) if self.is_var_expr(x, v) => 1,
-            ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) if self.is_var_expr(x, v) => {
-                -1
-            }
+            ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) if self.is_var_expr(x, v) => -1,
             ExprKind::Assign(Some(BinaryOp::Add), x, c) if self.is_var_expr(x, v) => {
                 self.polys.poly(c)?.as_const()?
             }
@@ -500,13 +498,7 @@ impl Analysis<'_> {
 
     /// Comparisons of `v` in a loop condition (conjuncts of `&&` included), normalised to
     /// `v op bound`.
-    fn cond_bounds(
-        &self,
-        e: ExprId,
-        v: VarId,
-        out: &mut Vec<(BinaryOp, ExprId)>,
-        depth: usize,
-    ) {
+    fn cond_bounds(&self, e: ExprId, v: VarId, out: &mut Vec<(BinaryOp, ExprId)>, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }

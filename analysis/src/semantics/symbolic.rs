@@ -7,8 +7,8 @@
 //! order its factors were written in (`n * m` stays `n * m`), which only affects printing.
 //! Arithmetic wraps on overflow instead of panicking: constants that large are not indices.
 
-use crate::ir::{Callee, ExprId, ExprKind, Function, Module, TypeClass, TypeKind, UnaryOp, VarId};
 use crate::ir::BinaryOp;
+use crate::ir::{Callee, ExprId, ExprKind, Function, Module, TypeClass, TypeKind, UnaryOp, VarId};
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -254,9 +254,10 @@ impl Poly {
             Some(c) => c >= 0,
             None => {
                 self.terms.len() == 1
-                    && self.terms.iter().all(|(m, c)| {
-                        *c == 1 && m.key.len() == 1 && !top_level_ops(&m.key[0]).0
-                    })
+                    && self
+                        .terms
+                        .iter()
+                        .all(|(m, c)| *c == 1 && m.key.len() == 1 && !top_level_ops(&m.key[0]).0)
             }
         };
         if simple {
@@ -370,7 +371,10 @@ impl fmt::Display for Poly {
             }
             for a in &m.shown {
                 let (any, only_mul) = top_level_ops(a);
-                let wrap = any && (factors > 1 || (!only_mul && !(single && !neg)));
+                // Alone: the only term, positive; an operator of lower precedence than `*`
+                // must be parenthesised otherwise.
+                let alone = single && !neg;
+                let wrap = any && (factors > 1 || (!only_mul && !alone));
                 parts.push(if wrap { format!("({a})") } else { a.clone() });
             }
             f.write_str(&parts.join(" * "))?;
@@ -483,7 +487,9 @@ impl<'a> ExprPolys<'a> {
                                 let q = a.div(c)?;
                                 let vars = self.vars_of(&a);
                                 for atom in q.atoms() {
-                                    self.deps.entry(atom.to_string()).or_insert_with(|| vars.clone());
+                                    self.deps
+                                        .entry(atom.to_string())
+                                        .or_insert_with(|| vars.clone());
                                 }
                                 return Some(q);
                             }

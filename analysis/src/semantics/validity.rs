@@ -362,15 +362,28 @@ pub(crate) type RawEvent = (Object, bool, bool, bool);
 pub(crate) fn is_partial_write(a: &Access) -> bool {
     match a.root {
         Root::Var(_) => !a.path.is_empty(),
-        Root::This => a.path.len() > 1,
+        Root::This => member_path(a).len() > 1,
     }
 }
 
-pub(crate) fn node_events(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Vec<Vec<RawEvent>>> {
+/// The path of an access through `this`, without the dereference of `this` itself.
+fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
+    match a.path.first() {
+        Some(crate::ir::access::PathElem::Deref) => &a.path[1..],
+        _ => &a.path,
+    }
+}
+
+pub(crate) fn node_events(
+    module: &Module,
+    id: FuncId,
+    g: &Cfg,
+    sums: &[Summary],
+) -> Vec<Vec<Vec<RawEvent>>> {
     let func = module.function(id);
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
-            Root::This => match a.path.first() {
+            Root::This => match member_path(a).first() {
                 Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
                 _ => None,
             },

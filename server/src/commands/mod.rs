@@ -1,5 +1,5 @@
 //! One module per subcommand.
 
+pub mod fix;
 pub mod ir;
 mod load;
-pub mod fix;

@@ -57,8 +57,12 @@ enum WrapKind {
     /// ` {` glued after the controlling code; the statement moves to a new line.
     SameLine,
     /// What precedes the statement is a preprocessor line (an OpenMP construct's body): `{` and
-    /// `}` go on lines of their own.
+    /// `}` go on lines of their own, at the statement's indentation, and the statement moves
+    /// in by one unit.
     Lines,
+    /// As `Lines`, when the statement is already indented deeper than the (indented) directive
+    /// line: the braces take the directive line's indentation and the statement stays.
+    LinesAtKw,
 }
 
 struct Wrap {
@@ -92,11 +96,16 @@ enum ClusterKind {
     LineStart,
     LineEnd,
     /// Between code: the blank gap `[key, ge)`.
-    Mid { ge: usize },
+    Mid {
+        ge: usize,
+    },
 }
 
 enum Body {
-    Line { indent: String, text: String },
+    Line {
+        indent: String,
+        text: String,
+    },
     /// Only forces a line break (a statement moved off its controlling line).
     Break,
     /// A closing brace that may share its line with a following `else`/`while`.
@@ -220,8 +229,11 @@ impl<'t, 'a> Planner<'t, 'a> {
                 }
             }
             Insertion::AppendClauses { directive, clauses } => {
-                let (s, e) = (directive.start as usize, directive.end as usize);
-                if s > e || e > self.t.len() || !self.t.src.is_char_boundary(e) {
+                // A directive span starts at its `#` and ends after a code token.
+                let Some((s, e)) = self.valid(*directive) else {
+                    return;
+                };
+                if self.t.bytes[s] != b'#' || self.t.kind(e - 1) != Kind::Code {
                     return;
                 }
                 match self.appends.iter_mut().find(|(d, _)| d == directive) {
@@ -385,15 +397,27 @@ impl<'t, 'a> Planner<'t, 'a> {
         let t = self.t;
         let s = &self.stmts[si];
         let qi = t.prev_code(s.start)?;
+        if !t.bytes[qi].is_ascii() {
+            return None;
+        }
         let q = qi + 1;
         let q_line = t.line_of(qi);
         let q_line_first = t.first_nonblank(q_line).unwrap_or(qi);
         let preproc = t.bytes[q_line_first] == b'#' || (q_line > 0 && t.continues(q_line - 1));
         if preproc {
+            let kw_indent = t.indent_of_line(q_line);
+            let s_indent = t.indent_of_line(t.line_of(s.start));
+            let deeper = !kw_indent.is_empty()
+                && s_indent.len() > kw_indent.len()
+                && s_indent.starts_with(kw_indent);
             return Some(Wrap {
-                kind: WrapKind::Lines,
+                kind: if deeper {
+                    WrapKind::LinesAtKw
+                } else {
+                    WrapKind::Lines
+                },
                 q,
-                kw: s.start,
+                kw: q_line_first,
                 join: None,
             });
         }
@@ -418,7 +442,7 @@ impl<'t, 'a> Planner<'t, 'a> {
         let mut ranges = Vec::new();
         for s in &self.stmts {
             if let Some(w) = &s.wrap {
-                if w.kind != WrapKind::OwnLine {
+                if matches!(w.kind, WrapKind::SameLine | WrapKind::Lines) {
                     ranges.push(Range {
                         start: s.start,
                         end: s.end_ext,
@@ -476,6 +500,12 @@ impl<'t, 'a> Planner<'t, 'a> {
             s.push_str(&self.unit);
         }
         s
+    }
+
+    /// Output indentation of the line holding the wrap's controlling keyword.
+    fn kw_indent(&self, w: &Wrap) -> String {
+        let line = self.t.line_of(w.kw);
+        self.indent(self.t.indent_of_line(line), self.level_at(w.kw))
     }
 
     fn pragma_indent(&self, base: &str, levels: usize) -> String {
@@ -575,11 +605,8 @@ impl<'t, 'a> Planner<'t, 'a> {
         suppressed: &mut Vec<(usize, usize)>,
     ) {
         let mut clusters: BTreeMap<(usize, ClusterKind), Vec<Item>> = BTreeMap::new();
-        let mut push = |clusters: &mut BTreeMap<_, Vec<Item>>, pos: usize, item: Item| {
-            clusters
-                .entry(self.cluster_of(pos))
-                .or_default()
-                .push(item);
+        let push = |clusters: &mut BTreeMap<_, Vec<Item>>, pos: usize, item: Item| {
+            clusters.entry(self.cluster_of(pos)).or_default().push(item);
         };
         let mut n = 0usize;
         let mut next = || {
@@ -616,6 +643,10 @@ impl<'t, 'a> Planner<'t, 'a> {
                         indent: self.indent(base, self.depth(wrap_range)),
                         text: "{".into(),
                     }),
+                    WrapKind::LinesAtKw => Some(Body::Line {
+                        indent: self.kw_indent(w),
+                        text: "{".into(),
+                    }),
                     WrapKind::SameLine => Some(Body::Break),
                     WrapKind::OwnLine => None,
                 };
@@ -636,11 +667,7 @@ impl<'t, 'a> Planner<'t, 'a> {
                     end: self.stmts[r.last].end_ext,
                     rank: 1,
                 };
-                let d = if r.braced {
-                    self.depth(range)
-                } else {
-                    lvl
-                };
+                let d = if r.braced { self.depth(range) } else { lvl };
                 let text = self.dir_text("target data", &r.clauses);
                 let indent = self.pragma_indent(base, d);
                 push(
@@ -702,16 +729,14 @@ impl<'t, 'a> Planner<'t, 'a> {
                         indent: self.indent(base, self.depth(wrap_range)),
                         text: "}".into(),
                     },
-                    WrapKind::OwnLine | WrapKind::SameLine => {
-                        let kw_line = self.t.line_of(w.kw);
-                        Body::CloseWrap {
-                            indent: self.indent(
-                                self.t.indent_of_line(kw_line),
-                                self.level_at(w.kw),
-                            ),
-                            join: w.join,
-                        }
-                    }
+                    WrapKind::LinesAtKw => Body::Line {
+                        indent: self.kw_indent(w),
+                        text: "}".into(),
+                    },
+                    WrapKind::OwnLine | WrapKind::SameLine => Body::CloseWrap {
+                        indent: self.kw_indent(w),
+                        join: w.join,
+                    },
                 };
                 push(&mut clusters, after, closing(2, 0, next(), body));
             }
@@ -773,7 +798,8 @@ impl<'t, 'a> Planner<'t, 'a> {
                         Some(kw) if t.keyword_at(ge, kw) => lines.push(' '),
                         _ => {
                             lines.push_str(nl);
-                            let cont = self.indent(t.indent_of_line(t.line_of(ge)), self.level_at(ge));
+                            let cont =
+                                self.indent(t.indent_of_line(t.line_of(ge)), self.level_at(ge));
                             lines.push_str(&cont);
                         }
                     }
@@ -801,7 +827,7 @@ impl<'t, 'a> Planner<'t, 'a> {
         }
         for s in &self.stmts {
             if let Some(w) = &s.wrap {
-                if w.kind != WrapKind::Lines {
+                if matches!(w.kind, WrapKind::OwnLine | WrapKind::SameLine) {
                     *seq += 1;
                     ops.push(Op {
                         start: w.q,
@@ -852,7 +878,11 @@ fn merge_ops(mut ops: Vec<Op>, suppressed: &[(usize, usize)]) -> Vec<TextEdit> {
     ops.sort_by_key(|o| (o.start, o.rank, o.seq));
     let mut edits: Vec<TextEdit> = Vec::new();
     for op in ops {
-        if op.reindent && suppressed.iter().any(|&(a, b)| a < op.start && op.start <= b) {
+        if op.reindent
+            && suppressed
+                .iter()
+                .any(|&(a, b)| a < op.start && op.start <= b)
+        {
             continue;
         }
         if let Some(last) = edits.last_mut() {

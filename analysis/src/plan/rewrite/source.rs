@@ -99,7 +99,9 @@ impl<'a> SourceText<'a> {
     /// The line's leading blanks.
     pub fn indent_of_line(&self, line: usize) -> &'a str {
         let s = self.line_start(line);
-        let e = self.first_nonblank(line).unwrap_or_else(|| self.line_end(line));
+        let e = self
+            .first_nonblank(line)
+            .unwrap_or_else(|| self.line_end(line));
         &self.src[s..e]
     }
 
@@ -134,6 +136,19 @@ impl<'a> SourceText<'a> {
         text.trim_end_matches([' ', '\t']).ends_with('\\')
     }
 
+    /// True when the line's last code ends with `{`, `)`, `:`, `else` or `do`: what follows
+    /// is indented one level deeper.
+    pub fn opens_body(&self, line: usize) -> bool {
+        let Some(i) = self.prev_code(self.line_end(line)) else {
+            return false;
+        };
+        if i < self.line_start(line) {
+            return false;
+        }
+        matches!(self.bytes[i], b'{' | b')' | b':')
+            || matches!(self.word_before(i + 1), "else" | "do")
+    }
+
     /// Index of the last code byte before `pos`, skipping blanks, line breaks and comments.
     pub fn prev_code(&self, pos: usize) -> Option<usize> {
         let mut i = pos.min(self.len());
@@ -160,7 +175,11 @@ impl<'a> SourceText<'a> {
     /// True when the text at `pos` is the keyword `word` (not a prefix of a longer name).
     pub fn keyword_at(&self, pos: usize, word: &str) -> bool {
         self.src.get(pos..).is_some_and(|r| r.starts_with(word))
-            && !self.bytes.get(pos + word.len()).copied().is_some_and(is_ident)
+            && !self
+                .bytes
+                .get(pos + word.len())
+                .copied()
+                .is_some_and(is_ident)
             && (pos == 0 || !is_ident(self.bytes[pos - 1]))
     }
 
@@ -297,17 +316,20 @@ fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
 }
 
 /// The file's indent unit: a tab when most indented lines start with one, else the most common
-/// positive step between consecutive non-blank lines (2 spaces when there is none).
+/// positive step between consecutive non-blank lines (2 spaces when there is none). Steps after
+/// a line that opens a block or a body (ends with `{`, `)`, `:`, `else`, `do`) are preferred, so
+/// continuation lines aligned with an open parenthesis do not count when there are others.
 pub(super) fn indent_unit(t: &SourceText) -> String {
     let (mut tab_lines, mut space_lines) = (0usize, 0usize);
     let mut steps = [0usize; 9];
-    let mut prev: Option<usize> = None;
+    let mut opener_steps = [0usize; 9];
+    let mut prev: Option<(usize, bool)> = None;
     for line in 0..t.line_count() {
         let Some(c) = t.first_nonblank(line) else {
             continue;
         };
         let starts_comment = t.src[c..].starts_with("//") || t.src[c..].starts_with("/*");
-        if (t.kind(c) != Kind::Code && !starts_comment) || t.bytes[c] == b'#' {
+        if (t.kind(c) != Kind::Code && !starts_comment) || t.is_col0_directive(line) {
             continue;
         }
         let ws = t.indent_of_line(line);
@@ -321,15 +343,21 @@ pub(super) fn indent_unit(t: &SourceText) -> String {
             continue;
         }
         let w = ws.len();
-        if let Some(p) = prev {
+        if let Some((p, opener)) = prev {
             if w > p && w - p < steps.len() {
                 steps[w - p] += 1;
+                if opener {
+                    opener_steps[w - p] += 1;
+                }
             }
         }
-        prev = Some(w);
+        prev = Some((w, t.opens_body(line)));
     }
     if tab_lines > space_lines {
         return "\t".to_string();
+    }
+    if opener_steps.iter().any(|&n| n > 0) {
+        steps = opener_steps;
     }
     let mut best = 0;
     for w in 1..steps.len() {

@@ -1,0 +1,553 @@
+//! Symbolic array sections from loop bounds, allocation lengths, and the polynomials under
+//! them, on small programs.
+
+mod common;
+use common::lower;
+use omplens_analysis::ir::cfg::{self, Exec};
+use omplens_analysis::ir::{FuncId, Module, StmtId, StmtKind, VarId};
+use omplens_analysis::semantics::sections::{accessed_section, allocation_length, Section};
+use omplens_analysis::semantics::symbolic::Poly;
+use proptest::prelude::*;
+use std::collections::BTreeMap;
+
+fn func(m: &Module, name: &str) -> FuncId {
+    FuncId(
+        m.functions
+            .iter()
+            .position(|f| f.name == name && f.has_body)
+            .unwrap_or_else(|| panic!("no function {name}")) as u32,
+    )
+}
+
+fn var(m: &Module, f: FuncId, name: &str) -> VarId {
+    let i = m
+        .vars
+        .iter()
+        .position(|v| v.name == name && (v.function == Some(f) || v.function.is_none()))
+        .unwrap_or_else(|| panic!("no variable {name}"));
+    VarId(i as u32)
+}
+
+/// The offload kernel statements of `f`, in source order.
+fn kernels(m: &Module, f: FuncId) -> Vec<StmtId> {
+    let func = m.function(f);
+    func.stmts
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| match s.kind {
+            StmtKind::Omp { directive, body } => {
+                body.is_some() && m.directive(directive).directive.kind.is_offload_kernel()
+            }
+            _ => false,
+        })
+        .map(|(i, _)| StmtId(i as u32))
+        .collect()
+}
+
+/// The section of `v` accessed in the statements chosen by `pick` from the kernels of `f`.
+fn section_in(m: &Module, f: &str, v: &str, stmts: &[StmtId]) -> Option<String> {
+    let fid = func(m, f);
+    let g = cfg::build(m, fid, Exec::Host);
+    accessed_section(m, fid, &g, var(m, fid, v), stmts).map(|s| s.to_string())
+}
+
+/// The section of `v` accessed by all kernels of `f`.
+fn section(m: &Module, f: &str, v: &str) -> Option<String> {
+    let ks = kernels(m, func(m, f));
+    assert!(!ks.is_empty(), "no kernel in {f}");
+    section_in(m, f, v, &ks)
+}
+
+fn alloc(m: &Module, f: &str, v: &str) -> Option<String> {
+    let fid = func(m, f);
+    allocation_length(m, fid, var(m, fid, v)).map(|p| p.to_string())
+}
+
+fn c(src: &str) -> Module {
+    lower("s.c", src)
+}
+
+#[test]
+fn one_dimensional_loop() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) a[i] = 1;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn stencil_reads_and_writes() {
+    let m = c("void f(const double *a, double *b, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 1; i < n - 1; i++) b[i] = a[i - 1] + a[i + 1];\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("1:n - 2"));
+}
+
+#[test]
+fn inclusive_bound() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i <= n; ++i) a[i] = 1;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n + 1"));
+}
+
+#[test]
+fn reversed_comparison_not_equal_and_assignment_init() {
+    let m = c("void f(double *a, double *b, double *c, int n) {\n\
+               int i;\n\
+               #pragma omp target\n\
+               {\n\
+                 for (i = 0; n > i; i += 1) a[i] = 1;\n\
+                 for (i = 0; i != n; i = i + 1) b[i] = 1;\n\
+                 for (i = 0; i < n; i += 4) c[i] = 1;\n\
+               }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:n"));
+    // A step of 4 may stop short of n - 1; n - 1 is still a safe last index.
+    assert_eq!(section(&m, "f", "c").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn decreasing_loops_and_reversed_index() {
+    let m = c("void f(double *a, double *b, int n) {\n\
+               #pragma omp target\n\
+               for (int i = n - 1; i >= 0; i--) a[i] = b[n - 1 - i];\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn union_over_two_kernels() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) a[i] = 1;\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 1; i < n; i++) a[i] += a[i - 1];\n\
+               }\n");
+    let ks = kernels(&m, func(&m, "f"));
+    assert_eq!(section_in(&m, "f", "a", &ks[1..]).as_deref(), Some("0:n"));
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn union_with_a_shifted_second_kernel() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) a[i] = 1;\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 1; i < n; i++) a[i] = 2;\n\
+               }\n");
+    let ks = kernels(&m, func(&m, "f"));
+    assert_eq!(
+        section_in(&m, "f", "a", &ks[1..]).as_deref(),
+        Some("1:n - 1")
+    );
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn incompatible_bounds_give_none() {
+    let m = c("void f(double *a, int n, int m) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) a[i] = 1;\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < m; i++) a[i] = 2;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a"), None);
+}
+
+#[test]
+fn flattened_two_dimensional() {
+    let m = c("void f(double *a, const double *b, int n, int m) {\n\
+               #pragma omp target teams distribute parallel for collapse(2)\n\
+               for (int i = 0; i < n; i++)\n\
+                 for (int j = 0; j < m; j++)\n\
+                   a[i * m + j] = b[j + m * i] * 2;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n * m"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:m * n"));
+}
+
+#[test]
+fn triangular_nest() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute\n\
+               for (int i = 0; i < n; i++)\n\
+                 for (int j = i; j < n; j++)\n\
+                   a[i * n + j] = 0;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n * n"));
+}
+
+#[test]
+fn fixed_size_arrays_are_whole() {
+    let m = c("double g[64][32];\n\
+               void f(int n) {\n\
+               double a[100][200];\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) a[i][i] = g[i % 64][0];\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:100"));
+    assert_eq!(section(&m, "f", "g").as_deref(), Some("0:64"));
+}
+
+#[test]
+fn pointer_to_pointer_rows() {
+    let m = c("void f(double **a, int n, int m) {\n\
+               #pragma omp target teams distribute parallel for collapse(2)\n\
+               for (int i = 0; i < n; i++)\n\
+                 for (int j = 0; j < m; j++)\n\
+                   a[i][j] = 0;\n\
+               }\n");
+    // The first subscript: the rows.
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn symbolic_offset_and_members() {
+    let m = c("struct S { int n; int off; };\n\
+               void f(double *a, double *b, double *c, int n, int off, struct S s, struct S *p) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) { a[i + off] = 1; b[s.off + i] = 2; }\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < p->n; i++) c[i] = 3;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("off:n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("s.off:n"));
+    assert_eq!(section(&m, "f", "c").as_deref(), Some("0:p->n"));
+}
+
+#[test]
+fn pointer_arithmetic_forms() {
+    let m = c("void f(double *a, double *b, double *c, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) { *(a + i) = 1; (b + 1)[i] = 2; }\n\
+               #pragma omp target\n\
+               *c = 0;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("1:n"));
+    assert_eq!(section(&m, "f", "c").as_deref(), Some("0:1"));
+}
+
+#[test]
+fn symbol_assigned_inside_gives_none() {
+    let m = c("void f(double *a, int n) {\n\
+               int k = 0;\n\
+               #pragma omp target\n\
+               {\n\
+                 k = n / 2;\n\
+                 for (int i = 0; i < n; i++) a[i + k] = 1;\n\
+               }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a"), None);
+}
+
+#[test]
+fn induction_variable_written_in_the_body_gives_none() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target\n\
+               for (int i = 0; i < n; i++) { a[i] = 1; i++; }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a"), None);
+}
+
+#[test]
+fn unbounded_uses_give_none() {
+    let m = c("void g(double *p);\n\
+               void f(double *a, double *b, double *c, const int *idx, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) { a[idx[i]] = 1; g(b); c[i * i] = 0; }\n\
+               }\n");
+    // An index through another array, a pointer passed to a callee, a non-linear index.
+    assert_eq!(section(&m, "f", "a"), None);
+    assert_eq!(section(&m, "f", "b"), None);
+    assert_eq!(section(&m, "f", "c"), None);
+    // The index array itself is fine.
+    assert_eq!(section(&m, "f", "idx").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn null_test_is_not_a_use() {
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target\n\
+               if (a != 0) for (int i = 0; i < n; i++) a[i] = 1;\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:n"));
+}
+
+#[test]
+fn host_loop_inside_or_outside_the_statements() {
+    let m = c("void f(double *a, int n, int steps) {\n\
+               for (int t = 0; t < steps; t++) {\n\
+               #pragma omp target\n\
+                 a[t] += 1;\n\
+               }\n\
+               }\n");
+    let fid = func(&m, "f");
+    // Only the kernel: the host loop's variable is a symbol.
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("t:1"));
+    // The host loop too: its range counts.
+    let body = m.function(fid).body.unwrap();
+    assert_eq!(
+        section_in(&m, "f", "a", &[body]).as_deref(),
+        Some("0:steps")
+    );
+}
+
+#[test]
+fn cpp_member_call_bound() {
+    let m = lower(
+        "s.cpp",
+        "#include <cstddef>\n\
+         struct V { int len; int size() const { return len; } };\n\
+         void f(double *p, const V &v) {\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (size_t i = 0; i < v.size(); i++) p[i] = 0;\n\
+         }\n",
+    );
+    assert_eq!(section(&m, "f", "p").as_deref(), Some("0:v.size()"));
+}
+
+#[test]
+fn division_in_bounds() {
+    let m = c("void f(double *a, double *b, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n / 2; i++) { a[2 * i] = 1; b[i] = a[2 * i + 1]; }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:2 * (n / 2)"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:n / 2"));
+}
+
+#[test]
+fn allocation_forms() {
+    let m = c("#include <stdlib.h>\n\
+               void f(int n, int m) {\n\
+               double *a = (double *)malloc(n * sizeof(double));\n\
+               double *b = malloc(sizeof(double) * n * m);\n\
+               float *c = calloc(n, sizeof(float));\n\
+               double *d;\n\
+               d = malloc(n * sizeof *d);\n\
+               double *e = aligned_alloc(64, (n + 1) * sizeof(double));\n\
+               double *g = NULL;\n\
+               if (n > 0) g = (double *)malloc(sizeof(double) * n);\n\
+               double *h;\n\
+               if (posix_memalign((void **)&h, 64, n * sizeof(double))) return;\n\
+               char *s = malloc(n);\n\
+               double *one = malloc(sizeof(double));\n\
+               }\n");
+    assert_eq!(alloc(&m, "f", "a").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "b").as_deref(), Some("n * m"));
+    assert_eq!(alloc(&m, "f", "c").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "d").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "e").as_deref(), Some("n + 1"));
+    assert_eq!(alloc(&m, "f", "g").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "h").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "s").as_deref(), Some("n"));
+    assert_eq!(alloc(&m, "f", "one").as_deref(), Some("1"));
+}
+
+#[test]
+fn allocation_give_ups() {
+    let m = c("#include <stdlib.h>\n\
+               void f(double *p, int n, int m) {\n\
+               double *a = malloc(n * sizeof(double));\n\
+               a = malloc(m * sizeof(double));\n\
+               double *b = malloc(n * sizeof(double));\n\
+               b = realloc(b, n * sizeof(double));\n\
+               double *c = p;\n\
+               double *d = malloc(n);\n\
+               double *e = malloc(n * sizeof(double));\n\
+               e++;\n\
+               }\n");
+    // Two different lengths.
+    assert_eq!(alloc(&m, "f", "a"), None);
+    // The same length twice is fine.
+    assert_eq!(alloc(&m, "f", "b").as_deref(), Some("n"));
+    // Not an allocation; a parameter never allocated here.
+    assert_eq!(alloc(&m, "f", "c"), None);
+    assert_eq!(alloc(&m, "f", "p"), None);
+    // Bytes not a multiple of the element size.
+    assert_eq!(alloc(&m, "f", "d"), None);
+    // Moved after allocation.
+    assert_eq!(alloc(&m, "f", "e"), None);
+}
+
+fn n() -> Poly {
+    Poly::atom("n")
+}
+fn m_() -> Poly {
+    Poly::atom("m")
+}
+fn k(c: i64) -> Poly {
+    Poly::constant(c)
+}
+
+#[test]
+fn poly_display() {
+    assert_eq!(n().sub(&k(1)).to_string(), "n - 1");
+    assert_eq!(n().scale(2).to_string(), "2 * n");
+    assert_eq!(n().mul(&m_()).add(&k(1)).to_string(), "n * m + 1");
+    assert_eq!(n().sub(&n()).to_string(), "0");
+    assert_eq!(k(0).to_string(), "0");
+    assert_eq!(k(-3).to_string(), "-3");
+    assert_eq!(k(1).sub(&n()).to_string(), "-n + 1");
+    assert_eq!(n().scale(2).add(&k(1)).to_string(), "2 * n + 1");
+    assert_eq!(
+        n().mul(&n()).sub(&m_().scale(3)).to_string(),
+        "n * n - 3 * m"
+    );
+    assert_eq!(
+        Poly::atom("v.size()").sub(&k(1)).to_string(),
+        "v.size() - 1"
+    );
+}
+
+#[test]
+fn poly_canonical_equality() {
+    assert_eq!(n().mul(&m_()), m_().mul(&n()));
+    assert_eq!(n().add(&m_()), m_().add(&n()));
+    assert_eq!(n().add(&k(1)).sub(&k(1)), n());
+    assert_eq!(n().add(&k(2)).as_const(), None);
+    assert_eq!(n().add(&k(2)).sub(&n()).as_const(), Some(2));
+    // Printing keeps the written order of factors.
+    assert_eq!(m_().mul(&n()).to_string(), "m * n");
+}
+
+#[test]
+fn poly_division_and_substitution() {
+    let two_n_4 = n().scale(2).add(&k(4));
+    assert_eq!(two_n_4.div(2).unwrap().to_string(), "n + 2");
+    assert_eq!(k(7).div(2).unwrap(), k(3));
+    assert_eq!(k(-7).div(2).unwrap(), k(-3));
+    assert_eq!(n().div(0), None);
+    let half = n().add(&k(1)).div(2).unwrap();
+    assert_eq!(half.to_string(), "(n + 1) / 2");
+    assert_eq!(half.scale(2).to_string(), "2 * ((n + 1) / 2)");
+    assert_eq!(half.add(&k(1)).to_string(), "(n + 1) / 2 + 1");
+    // (i * m + j)[i := n - 1, j := m - 1] = n * m - 1
+    let idx = Poly::atom("i").mul(&m_()).add(&Poly::atom("j"));
+    let last = idx.subst("j", &m_().sub(&k(1))).subst("i", &n().sub(&k(1)));
+    assert_eq!(last.to_string(), "n * m - 1");
+}
+
+#[test]
+fn section_display_and_union() {
+    let a = Section::from_bounds(&k(0), &n().sub(&k(1)));
+    assert_eq!(a.to_string(), "0:n");
+    let b = Section::from_bounds(&k(1), &n().sub(&k(2)));
+    assert_eq!(b.to_string(), "1:n - 2");
+    assert_eq!(a.union(&b).unwrap().to_string(), "0:n");
+    assert_eq!(b.union(&a).unwrap().to_string(), "0:n");
+    let c = Section::from_bounds(&k(2), &n());
+    assert_eq!(b.union(&c).unwrap().to_string(), "1:n");
+    let d = Section::from_bounds(&k(0), &m_().sub(&k(1)));
+    assert_eq!(a.union(&d), None);
+}
+
+// ----- properties -------------------------------------------------------------------------
+
+const ATOMS: [&str; 3] = ["i", "n", "v.size()"];
+
+/// A random polynomial of small degree over a few atoms.
+fn poly_strategy() -> impl Strategy<Value = Poly> {
+    prop::collection::vec(
+        (-20i64..20, prop::collection::vec(0usize..ATOMS.len(), 0..3)),
+        0..5,
+    )
+    .prop_map(|terms| {
+        terms.iter().fold(Poly::zero(), |acc, (c, atoms)| {
+            let t = atoms
+                .iter()
+                .fold(Poly::constant(*c), |t, a| t.mul(&Poly::atom(ATOMS[*a])));
+            acc.add(&t)
+        })
+    })
+}
+
+fn eval(p: &Poly, env: &BTreeMap<&str, i64>) -> i64 {
+    p.terms().fold(0i64, |acc, (atoms, c)| {
+        let t = atoms.iter().fold(c, |t, a| t.wrapping_mul(env[a.as_str()]));
+        acc.wrapping_add(t)
+    })
+}
+
+fn env_strategy() -> impl Strategy<Value = BTreeMap<&'static str, i64>> {
+    prop::collection::vec(-50i64..50, ATOMS.len())
+        .prop_map(|vals| ATOMS.iter().copied().zip(vals).collect())
+}
+
+proptest! {
+    #[test]
+    fn arithmetic_agrees_with_evaluation(p in poly_strategy(), q in poly_strategy(),
+                                         env in env_strategy()) {
+        prop_assert_eq!(eval(&p.add(&q), &env), eval(&p, &env).wrapping_add(eval(&q, &env)));
+        prop_assert_eq!(eval(&p.sub(&q), &env), eval(&p, &env).wrapping_sub(eval(&q, &env)));
+        prop_assert_eq!(eval(&p.mul(&q), &env), eval(&p, &env).wrapping_mul(eval(&q, &env)));
+        prop_assert_eq!(p.add(&q), q.add(&p));
+        prop_assert_eq!(p.mul(&q), q.mul(&p));
+        prop_assert_eq!(p.sub(&p), Poly::zero());
+    }
+
+    #[test]
+    fn substitution_agrees_with_evaluation(p in poly_strategy(), q in poly_strategy(),
+                                           env in env_strategy()) {
+        let mut env2 = env.clone();
+        env2.insert("i", eval(&q, &env));
+        prop_assert_eq!(eval(&p.subst("i", &q), &env), eval(&p, &env2));
+    }
+
+    #[test]
+    fn exact_division_round_trips(p in poly_strategy(), c in 1i64..6) {
+        prop_assert_eq!(p.scale(c).div(c).unwrap(), p);
+    }
+
+    #[test]
+    fn union_contains_both(a in -5i64..5, la in 0i64..5, b in -5i64..5, lb in 0i64..5) {
+        let s1 = Section::new(n().add(&k(a)), k(la));
+        let s2 = Section::new(n().add(&k(b)), k(lb));
+        let u = s1.union(&s2).unwrap();
+        let lo = u.lower.sub(&n()).as_const().unwrap();
+        let end = u.end().sub(&n()).as_const().unwrap();
+        prop_assert_eq!(lo, a.min(b));
+        prop_assert_eq!(end, (a + la).max(b + lb));
+    }
+}
+
+/// The polynomial of the expression returned by `f`'s first `return`.
+fn returned(m: &Module, f: &str) -> Option<String> {
+    let fid = func(m, f);
+    let func = m.function(fid);
+    let e = func.stmts.iter().find_map(|s| match s.kind {
+        StmtKind::Return(Some(e)) => Some(e),
+        _ => None,
+    })?;
+    Poly::from_expr(m, func, e).map(|p| p.to_string())
+}
+
+#[test]
+fn polynomials_from_expressions() {
+    let m = c("struct S { int len; };\n\
+               int f(int n, struct S *p, const int *b) { return (n + 1) / 2 + p->len * 3 + b[n] - (long)n + n; }\n\
+               int g(int n) { return -(n - 2) * 4 + (6 * n + 2) / 2 + (n << 1); }\n\
+               int h(int n, int m) { return n % m + (n > m ? n : m); }\n\
+               int k(double x) { return (int)x; }\n\
+               int l(int n) { return n++; }\n");
+    assert_eq!(
+        returned(&m, "f").as_deref(),
+        Some("(n + 1) / 2 + b[n] + 3 * p->len")
+    );
+    assert_eq!(returned(&m, "g").as_deref(), Some("n + 9"));
+    assert_eq!(
+        returned(&m, "h").as_deref(),
+        Some("n % m + (n > m ? n : m)")
+    );
+    assert_eq!(returned(&m, "k"), None);
+    assert_eq!(returned(&m, "l"), None);
+}
