@@ -1403,7 +1403,7 @@ void f(int *a, int n) {
            for (int i = 0; i < n; i++)
              a[i] += 1;
            a[1] = 2;
-        @@ -8,5 +9,6 @@
+        @@ -8,5 +9,6 @@ void f(int *a, int n) {
            a[4] = 5;
            a[5] = 6;
            a[6] = 7;

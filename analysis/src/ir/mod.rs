@@ -217,6 +217,60 @@ pub enum StmtKind {
     },
 }
 
+/// The statements directly under `kind`, in source order.
+pub fn stmt_children(kind: &StmtKind) -> Vec<StmtId> {
+    match kind {
+        StmtKind::Compound(v) => v.clone(),
+        StmtKind::If {
+            init, then, els, ..
+        } => init
+            .iter()
+            .chain(Some(then))
+            .chain(els.iter())
+            .copied()
+            .collect(),
+        StmtKind::For(f) => f.init.iter().chain(Some(&f.body)).copied().collect(),
+        StmtKind::RangeFor { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Do { body, .. } => vec![*body],
+        StmtKind::Switch { init, body, .. } => init.iter().chain(Some(body)).copied().collect(),
+        StmtKind::Case { body, .. }
+        | StmtKind::Default { body }
+        | StmtKind::Label { body, .. }
+        | StmtKind::Omp { body, .. } => body.iter().copied().collect(),
+        StmtKind::Opaque { children, .. } => children.clone(),
+        StmtKind::Expr(_)
+        | StmtKind::Decl(_)
+        | StmtKind::Break
+        | StmtKind::Continue
+        | StmtKind::Return(_)
+        | StmtKind::Goto(_)
+        | StmtKind::Null => Vec::new(),
+    }
+}
+
+/// The outermost kernel statements of a function, in source order.
+pub fn kernel_stmts(module: &Module, func: &crate::ir::Function) -> Vec<StmtId> {
+    let mut out = Vec::new();
+    let mut stack: Vec<StmtId> = func.body.into_iter().collect();
+    while let Some(s) = stack.pop() {
+        if let StmtKind::Omp { directive, .. } = &func.stmt(s).kind {
+            if module
+                .directive(*directive)
+                .directive
+                .kind
+                .is_offload_kernel()
+            {
+                out.push(s);
+                continue;
+            }
+        }
+        stack.extend(stmt_children(&func.stmt(s).kind));
+    }
+    out.sort_by_key(|s| func.stmt(*s).span.start);
+    out
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ForLoop {
     pub init: Option<StmtId>,

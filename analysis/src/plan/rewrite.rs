@@ -1,5 +1,11 @@
 //! The rewriter: turns the plan's insertions into text edits on the original source.
 //! CONTRACT (types) written by the synthesis side; the implementation is filled in separately.
+//!
+//! `source` answers raw-text questions (comments and literals, lines, the file's indent unit,
+//! line ending and pragma column); `layout` merges insertions and places braces and lines (its
+//! module comment explains the model); `diff` writes unified diffs. Snapshot tests over C
+//! snippets, each compiled with clang-19 where it is installed, are in
+//! `analysis/tests/rewrite.rs`.
 
 use crate::pragma::Span;
 

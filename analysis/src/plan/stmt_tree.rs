@@ -9,37 +9,7 @@ pub struct StmtTree<'f> {
     parent: Vec<Option<StmtId>>,
 }
 
-/// The statements directly under `kind`, in source order.
-pub fn children(kind: &StmtKind) -> Vec<StmtId> {
-    match kind {
-        StmtKind::Compound(v) => v.clone(),
-        StmtKind::If {
-            init, then, els, ..
-        } => init
-            .iter()
-            .chain(Some(then))
-            .chain(els.iter())
-            .copied()
-            .collect(),
-        StmtKind::For(f) => f.init.iter().chain(Some(&f.body)).copied().collect(),
-        StmtKind::RangeFor { body, .. }
-        | StmtKind::While { body, .. }
-        | StmtKind::Do { body, .. } => vec![*body],
-        StmtKind::Switch { init, body, .. } => init.iter().chain(Some(body)).copied().collect(),
-        StmtKind::Case { body, .. }
-        | StmtKind::Default { body }
-        | StmtKind::Label { body, .. }
-        | StmtKind::Omp { body, .. } => body.iter().copied().collect(),
-        StmtKind::Opaque { children, .. } => children.clone(),
-        StmtKind::Expr(_)
-        | StmtKind::Decl(_)
-        | StmtKind::Break
-        | StmtKind::Continue
-        | StmtKind::Return(_)
-        | StmtKind::Goto(_)
-        | StmtKind::Null => Vec::new(),
-    }
-}
+pub use crate::ir::stmt_children as children;
 
 pub fn is_loop(kind: &StmtKind) -> bool {
     matches!(

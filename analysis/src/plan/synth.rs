@@ -46,27 +46,7 @@ pub fn plan(module: &Module) -> Plan {
     out
 }
 
-/// The outermost kernel statements of a function, in source order.
-pub(super) fn kernel_stmts(module: &Module, func: &crate::ir::Function) -> Vec<StmtId> {
-    let mut out = Vec::new();
-    let mut stack: Vec<StmtId> = func.body.into_iter().collect();
-    while let Some(s) = stack.pop() {
-        if let StmtKind::Omp { directive, .. } = &func.stmt(s).kind {
-            if module
-                .directive(*directive)
-                .directive
-                .kind
-                .is_offload_kernel()
-            {
-                out.push(s);
-                continue;
-            }
-        }
-        stack.extend(stmt_tree::children(&func.stmt(s).kind));
-    }
-    out.sort_by_key(|s| func.stmt(*s).span.start);
-    out
-}
+pub(super) use crate::ir::kernel_stmts;
 
 /// A function whose effects on data it shares with callers all happen inside its kernels:
 /// a caller may keep that data on the device around its calls.

@@ -680,3 +680,148 @@ fn name_of<'a>(module: &'a Module, c: &'a Callee) -> Option<&'a str> {
         Callee::Indirect(_) => None,
     }
 }
+
+/// Sections of `var` that the kernel statement `kernel` certainly writes in full: writes
+/// `var[e]` that run on every iteration of the loop around them inside the kernel, where `e`
+/// is that loop's induction variable (stepping by one) plus a constant. A kernel that covers
+/// what it maps need not receive the old contents first.
+pub fn covered_sections(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    kernel: StmtId,
+) -> Vec<Section> {
+    let f = module.function(func);
+    let span = f.stmt(kernel).span;
+    let within = |s: StmtId| {
+        let sp = f.stmt(s).span;
+        span.start <= sp.start && sp.end <= span.end
+    };
+    let mut every_iteration = BTreeSet::new();
+    unconditional(f, kernel, true, &mut every_iteration, 0);
+    let loop_inside: Vec<bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
+    let mut a = Analysis {
+        module,
+        f,
+        cfg,
+        var,
+        polys: ExprPolys::new(module, f),
+        written: BTreeSet::new(),
+        stray: BTreeSet::new(),
+        loop_inside,
+    };
+    let nodes: Vec<(Option<LoopId>, &Node)> = cfg
+        .nodes()
+        .filter(|(_, n)| within(n.stmt))
+        .map(|(b, n)| (cfg.block(b).loop_id, n))
+        .collect();
+    for (_, n) in &nodes {
+        for acc in &n.accesses {
+            let Root::Var(x) = acc.root else { continue };
+            let receiver = matches!(acc.escape, Some(Escape::CallArg { index: None, .. }));
+            if acc.kind.writes() && !receiver {
+                a.written.insert(x);
+                if !a.header_write(n, x) {
+                    a.stray.insert(x);
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for (lid, n) in &nodes {
+        let Some(l) = *lid else { continue };
+        if n.kind != NodeKind::Stmt || !every_iteration.contains(&n.stmt) {
+            continue;
+        }
+        let lp = &cfg.loops[l.0 as usize];
+        let Some(iv) = lp.induction else { continue };
+        if !a.loop_inside[l.0 as usize] || a.stray.contains(&iv) {
+            continue;
+        }
+        let StmtKind::For(fl) = &f.stmt(lp.stmt).kind else {
+            continue;
+        };
+        if !matches!(fl.step.and_then(|s| a.step_of(s, iv, 0)), Some(1 | -1)) {
+            continue;
+        }
+        // The body of `l` itself, not of a loop nested in it.
+        if f.stmt(fl.body).span.start > f.stmt(n.stmt).span.start
+            || cfg.loops.iter().any(|o| {
+                o.stmt != lp.stmt
+                    && within(o.stmt)
+                    && f.stmt(fl.body).span.start <= f.stmt(o.stmt).span.start
+                    && f.stmt(o.stmt).span.start <= f.stmt(n.stmt).span.start
+                    && f.stmt(n.stmt).span.end <= f.stmt(o.stmt).span.end
+            })
+        {
+            continue;
+        }
+        for acc in &n.accesses {
+            let (Root::Var(x), [crate::ir::access::PathElem::Index(e)]) =
+                (acc.root, acc.path.as_slice())
+            else {
+                continue;
+            };
+            if x != var || acc.escape.is_some() || !acc.kind.writes() {
+                continue;
+            }
+            let Some((p, deps)) = a.polys.poly_with_deps(*e) else {
+                continue;
+            };
+            let name = module.var(iv).name.clone();
+            if p.sub(&Poly::atom(&name)).as_const().is_none() {
+                continue;
+            }
+            if let Some(s) = a.section(&p, &deps, Some(l)) {
+                out.push(s);
+            }
+        }
+    }
+    out
+}
+
+/// Collects the statements under `s` that run every time `s` does, relative to the innermost
+/// loop: a loop body runs on every iteration unless it can `break`/`continue`/`return`.
+fn unconditional(f: &Function, s: StmtId, on: bool, out: &mut BTreeSet<StmtId>, depth: usize) {
+    if depth > MAX_DEPTH {
+        return;
+    }
+    if on {
+        out.insert(s);
+    }
+    let d = depth + 1;
+    match &f.stmt(s).kind {
+        StmtKind::Compound(v) => {
+            for c in v {
+                unconditional(f, *c, on, out, d);
+            }
+        }
+        StmtKind::Omp { body: Some(b), .. } => unconditional(f, *b, on, out, d),
+        StmtKind::For(fl) => {
+            if let Some(i) = fl.init {
+                unconditional(f, i, on, out, d);
+            }
+            let clean = !jumps(f, fl.body, 0);
+            unconditional(f, fl.body, clean, out, d);
+        }
+        k => {
+            for c in crate::ir::stmt_children(k) {
+                unconditional(f, c, false, out, d);
+            }
+        }
+    }
+}
+
+/// Whether `s` holds a `break`, `continue`, `return` or `goto`.
+fn jumps(f: &Function, s: StmtId, depth: usize) -> bool {
+    if depth > MAX_DEPTH {
+        return true;
+    }
+    match &f.stmt(s).kind {
+        StmtKind::Break | StmtKind::Continue | StmtKind::Return(_) | StmtKind::Goto(_) => true,
+        k => crate::ir::stmt_children(k)
+            .into_iter()
+            .any(|c| jumps(f, c, depth + 1)),
+    }
+}

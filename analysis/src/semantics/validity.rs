@@ -9,6 +9,7 @@
 //! that loop; otherwise it can go before or after it.
 
 use super::effects::{self, Summary};
+use super::sections;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId};
 use crate::ir::{device, FuncId, Module, StmtId, VarId};
@@ -374,6 +375,57 @@ fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
     }
 }
 
+/// Per kernel of a function (its span): the variables it overwrites in full, i.e. every
+/// element the function's kernels use (see [`sections::covered_sections`]).
+fn coverage(module: &Module, id: FuncId, g: &Cfg) -> Vec<(crate::ir::Span, Vec<VarId>)> {
+    let func = module.function(id);
+    let kernels = crate::ir::kernel_stmts(module, func);
+    let mut accessed: BTreeMap<VarId, Option<sections::Section>> = BTreeMap::new();
+    let mut out = Vec::new();
+    for &k in &kernels {
+        let span = func.stmt(k).span;
+        let mut candidates: Vec<VarId> = g
+            .nodes()
+            .map(|(_, n)| n)
+            .filter(|n| {
+                n.exec == Exec::Device && {
+                    let s = func.stmt(n.stmt).span;
+                    span.start <= s.start && s.end <= span.end
+                }
+            })
+            .flat_map(|n| n.accesses.iter())
+            .filter_map(|a| match (a.root, a.path.as_slice()) {
+                (Root::Var(v), [crate::ir::access::PathElem::Index(_)]) if a.kind.writes() => {
+                    Some(v)
+                }
+                _ => None,
+            })
+            .collect();
+        candidates.sort();
+        candidates.dedup();
+        let mut covered = Vec::new();
+        for v in candidates {
+            let acc = accessed
+                .entry(v)
+                .or_insert_with(|| sections::accessed_section(module, id, g, v, &kernels));
+            let Some(acc) = acc else { continue };
+            let full = sections::covered_sections(module, id, g, v, k)
+                .iter()
+                .any(|c| {
+                    c.lower.sub(&acc.lower).as_const().is_some_and(|d| d <= 0)
+                        && c.end().sub(&acc.end()).as_const().is_some_and(|d| d >= 0)
+                });
+            if full {
+                covered.push(v);
+            }
+        }
+        if !covered.is_empty() {
+            out.push((span, covered));
+        }
+    }
+    out
+}
+
 pub(crate) fn node_events(
     module: &Module,
     id: FuncId,
@@ -381,6 +433,16 @@ pub(crate) fn node_events(
     sums: &[Summary],
 ) -> Vec<Vec<Vec<RawEvent>>> {
     let func = module.function(id);
+    let cover = coverage(module, id, g);
+    let overwrites = |n: &crate::ir::cfg::Node, a: &Access| {
+        let Root::Var(v) = a.root else { return false };
+        let stmt = func.stmt(n.stmt).span;
+        n.exec == Exec::Device
+            && a.path.len() == 1
+            && cover
+                .iter()
+                .any(|(k, vs)| k.start <= stmt.start && stmt.end <= k.end && vs.contains(&v))
+    };
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
             Root::This => match member_path(a).first() {
@@ -431,7 +493,10 @@ pub(crate) fn node_events(
                                 (false, false)
                             }
                             _ => (
-                                a.kind.reads() || (a.kind.writes() && is_partial_write(a)),
+                                a.kind.reads()
+                                    || (a.kind.writes()
+                                        && is_partial_write(a)
+                                        && !overwrites(n, a)),
                                 a.kind.writes(),
                             ),
                         };

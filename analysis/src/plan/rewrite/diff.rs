@@ -63,10 +63,15 @@ pub(super) fn unified_diff(old_label: &str, new_label: &str, old: &str, new: &st
         let new_count = hunk.iter().filter(|x| x.0 != Tag::Delete).count();
         let (_, oi, nj) = hunk[0];
         out.push_str(&format!(
-            "@@ -{} +{} @@\n",
+            "@@ -{} +{} @@",
             range(oi, old_count),
             range(nj, new_count)
         ));
+        if let Some(f) = function_context(&a[..oi]) {
+            out.push(' ');
+            out.push_str(f);
+        }
+        out.push('\n');
         for &(tag, oi, nj) in hunk {
             let (prefix, line) = match tag {
                 Tag::Equal => (' ', a[oi]),
@@ -81,6 +86,24 @@ pub(super) fn unified_diff(old_label: &str, new_label: &str, old: &str, new: &st
         }
     }
     out
+}
+
+/// The last line before the hunk that starts with a letter, `_` or `$` (a function or type
+/// heading, as `git diff` and `diff -p` show after `@@`), cut to 80 bytes.
+fn function_context<'a>(before: &[&'a str]) -> Option<&'a str> {
+    let line = before
+        .iter()
+        .rev()
+        .find(|l| l.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_' || c == '$'))?;
+    let mut line = line.trim_end();
+    if line.len() > 80 {
+        let mut cut = 80;
+        while !line.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        line = line[..cut].trim_end();
+    }
+    Some(line)
 }
 
 fn label(l: &str, prefix: &str) -> String {
