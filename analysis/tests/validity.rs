@@ -70,8 +70,9 @@ fn host_write_inside_the_loop_is_carried_by_the_back_edge() {
     let d = deps(&m, "f");
     // The kernel's read is stale at every iteration because of the host write after it.
     assert!(d.contains(&("a".into(), ToDevice, 5, true)), "{d:?}");
-    // The host write is a write, not a read: no copy back is needed for it.
-    assert!(!d.iter().any(|x| x.1 == ToHost), "{d:?}");
+    // The host writes one element: the rest of `a` must be valid on the host first, or a
+    // later copy to the device would send stale elements.
+    assert!(d.contains(&("a".into(), ToHost, 6, false)), "{d:?}");
 }
 
 #[test]
@@ -167,4 +168,23 @@ fn carried_dependency_is_found_even_when_also_stale_on_entry() {
     // y is written by the kernel and read by the host in the same iteration: a copy inside the
     // loop, but not one carried around the back edge.
     assert!(d.contains(&("y".into(), ToHost, 7, false)), "{d:?}");
+}
+
+#[test]
+fn a_kernel_that_overwrites_everything_needs_no_copy_in() {
+    let m = lower(
+        "v.c",
+        "void f(double *a, double *b, int n) {\n\
+         #pragma omp target teams distribute parallel for\n\
+           for (int i = 0; i < n; ++i) a[i] = i;\n\
+         #pragma omp target teams distribute parallel for\n\
+           for (int i = 1; i < n; ++i) b[i] = a[i];\n\
+         #pragma omp target teams distribute parallel for\n\
+           for (int i = 0; i < n; ++i) b[i] += a[i];\n\
+         }\n",
+    );
+    let d = deps(&m, "f");
+    // `a` is written whole by the first kernel; `b` only from 1 while the kernels use b[0].
+    assert!(!d.iter().any(|x| x.0 == "a"), "{d:?}");
+    assert!(d.contains(&("b".into(), ToDevice, 5, false)), "{d:?}");
 }

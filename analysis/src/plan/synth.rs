@@ -287,7 +287,8 @@ impl<'a> FnCtx<'a> {
         let mut ok = true;
         let start_line = self.line(region.span.start);
         let end_line = self.line(region.span.end);
-        if region.range.len() > 1 {
+        // Braces go around several statements, and around a lone declaration too.
+        {
             for &s in &region.range {
                 let StmtKind::Decl(decls) = self.tree.kind(s) else {
                     continue;
