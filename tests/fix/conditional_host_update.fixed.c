@@ -16,10 +16,12 @@ int main(void) {
 #pragma omp target data map(tofrom: u[0:n]) map(alloc: unew[1:n - 2])
   for (int t = 0; t < steps; t++) {
     if (t % every == 0) {
-#pragma omp target update from(u[0:n])
+#pragma omp target update from(u[0:1])
       u[0] += 32.0;
+#pragma omp target update to(u[0:1])
+#pragma omp target update from(u[1:1])
       u[1] += 16.0;
-#pragma omp target update to(u[0:n])
+#pragma omp target update to(u[1:1])
     }
 #pragma omp target teams distribute parallel for firstprivate(n)
     for (int i = 1; i < n - 1; i++)

@@ -14,7 +14,7 @@ int main(void) {
 
   int iter = 0;
   double err = 0.0;
-#pragma omp target data map(to: a)
+#pragma omp target data map(tofrom: a)
   do {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; i++)
@@ -22,11 +22,10 @@ int main(void) {
     iter++;
 
     if (iter % 4 == 0) {
-#pragma omp target update from(a)
       a[0] = (double)(10 * iter);
-#pragma omp target update to(a)
+#pragma omp target update to(a[0:1])
     }
-#pragma omp target update from(a)
+#pragma omp target update from(a[2047:1])
     err = fabs(a[N - 1] - 14.0);
     printf("iter %d a[N-1]=%.6f err=%.6f\n", iter, a[N - 1], err);
   } while (err > 0.01 && iter < MAX_ITER);

@@ -23,7 +23,7 @@ int main() {
 #pragma omp target teams distribute parallel for firstprivate(n)
     for (int i = 0; i < n; i++)
       u[i] = u[i] - 0.5 * v[i] + 1.0;
-#pragma omp target update from(u[0:n])
+#pragma omp target update from(u[probe:1])
     trace += u[probe];
     std::printf("it=%d probe=%.6f\n", it, u[probe]);
   }

@@ -19,6 +19,8 @@ use super::*;
 use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
 use crate::ir::{device, BindingTarget, ExprId, Module, StmtId, StmtKind, Storage, VarId};
 use crate::semantics::effects::{self, Summary};
+use crate::semantics::sections::Section;
+use crate::semantics::symbolic::Poly;
 use crate::semantics::validity::{self, Dependency, Direction, RawEvent};
 use std::collections::{BTreeSet, HashMap};
 
@@ -359,7 +361,7 @@ impl<'a> FnCtx<'a> {
             if !self.in_span(i, region.span) {
                 continue;
             }
-            for (o, dev, _, _) in evs {
+            for (o, dev, ..) in evs {
                 if *dev && !out.contains(o) {
                     out.push(o.clone());
                 }
@@ -513,7 +515,7 @@ impl<'a> FnCtx<'a> {
         let mut live_in = vec![false; n];
         let transfer = |i: usize, mut live: bool| {
             for e in evs(i).collect::<Vec<_>>().into_iter().rev() {
-                let (_, dev, r, w) = e;
+                let (_, dev, r, w, element) = e;
                 if *dev {
                     if *w && !*r {
                         live = false;
@@ -521,7 +523,9 @@ impl<'a> FnCtx<'a> {
                         live = true;
                     }
                 } else {
-                    if *w {
+                    // One element written (and sent) leaves the rest of the device copy as
+                    // it was: only a whole write and its update refresh it.
+                    if *w && element.is_none() {
                         live = false;
                     }
                     if *r && stale_inside.contains(&i) {
@@ -574,6 +578,18 @@ impl<'a> FnCtx<'a> {
                 "host reads {name} at line {}",
                 self.line(self.tree.span(node.stmt).start)
             );
+            if let Some(elem) = self.elements(i, o, &name, |e| !e.1 && e.2) {
+                updates.push(PlannedUpdate {
+                    motion: Motion::From,
+                    name: name.clone(),
+                    item: elem,
+                    anchor: self.anchor(node.stmt),
+                    side: Side::Before,
+                    why,
+                    bytes: None,
+                });
+                continue;
+            }
             for (s, side) in self.read_anchors(node.kind, node.stmt, region, &|l| {
                 movable(l) && !touches_device(l, true)
             }) {
@@ -589,12 +605,30 @@ impl<'a> FnCtx<'a> {
             }
         }
         for (i, _) in in_r.iter().enumerate().filter(|(_, r)| **r) {
-            if !evs(i).any(|e| !e.1 && e.3) || !live_out_of(i, &live_in) {
+            // A host write of one element is always sent: a later copy of that element back
+            // to the host must not bring an older value.
+            let element_write = evs(i).any(|e| !e.1 && e.3 && e.4.is_some());
+            if !evs(i).any(|e| !e.1 && e.3) || !(element_write || live_out_of(i, &live_in)) {
                 continue;
             }
             let Some(node) = self.ng.node(i) else {
                 continue;
             };
+            if let Some(elem) = self.elements(i, o, &name, |e| !e.1 && e.3) {
+                updates.push(PlannedUpdate {
+                    motion: Motion::To,
+                    name: name.clone(),
+                    item: elem,
+                    anchor: self.anchor(node.stmt),
+                    side: Side::After,
+                    why: format!(
+                        "host writes {name} at line {} and the device reads it later",
+                        self.line(self.tree.span(node.stmt).start)
+                    ),
+                    bytes: None,
+                });
+                continue;
+            }
             let mut s = node.stmt;
             for l in self.tree.enclosing_loops(node.stmt, region.span) {
                 if movable(l) && !touches_device(l, false) {
@@ -616,6 +650,27 @@ impl<'a> FnCtx<'a> {
                 bytes,
             });
         }
+        // The same element copied back before consecutive statements that change nothing on the
+        // device: the first copy serves them all.
+        let mut keep = vec![true; updates.len()];
+        for (k, u2) in updates.iter().enumerate() {
+            let redundant = updates[..k].iter().enumerate().any(|(j, u1)| {
+                keep[j]
+                    && u1.motion == Motion::From
+                    && u2.motion == Motion::From
+                    && u1.side == Side::Before
+                    && u2.side == Side::Before
+                    && u1.item == u2.item
+                    && u1.item != item
+                    && self.quiet_between(u1.anchor.stmt, u2.anchor.stmt, &touches_device)
+            });
+            keep[k] = !redundant;
+        }
+        let mut k = 0;
+        updates.retain(|_| {
+            k += 1;
+            keep[k - 1]
+        });
         Some((
             MappedItem {
                 object: o.clone(),
@@ -670,6 +725,65 @@ impl<'a> FnCtx<'a> {
         out
     }
 
+    /// When every event of `o` at node `i` that `pick` selects is a host access of one element
+    /// at a fixed index, in a plain statement: the section of those elements (`a[k:1]`).
+    fn elements(
+        &self,
+        i: usize,
+        o: &Object,
+        name: &str,
+        pick: impl Fn(&RawEvent) -> bool,
+    ) -> Option<String> {
+        let node = self.ng.node(i)?;
+        if !matches!(
+            node.kind,
+            NodeKind::Stmt | NodeKind::Decl | NodeKind::Return
+        ) {
+            return None;
+        }
+        let mut out: Option<Section> = None;
+        for e in self.events[i].iter().filter(|e| &e.0 == o && pick(e)) {
+            let p = Poly::from_expr(self.module, self.func, e.4?)?;
+            let s = Section::new(p, Poly::constant(1));
+            out = Some(match out {
+                None => s,
+                Some(prev) => prev.union(&s)?,
+            });
+        }
+        Some(format!("{name}[{}]", out?))
+    }
+
+    /// `a` and `b` are statements of one block, `a` first, and the statements from `a` up to
+    /// `b` write nothing on the device (`touches(stmt, true)`).
+    fn quiet_between(&self, a: Span, b: Span, touches: &dyn Fn(StmtId, bool) -> bool) -> bool {
+        let find = |sp: Span| {
+            self.func
+                .stmts
+                .iter()
+                .position(|st| st.span == sp)
+                .map(|i| StmtId(i as u32))
+        };
+        let (Some(sa), Some(sb)) = (find(a), find(b)) else {
+            return false;
+        };
+        let (Some(p), Some(q)) = (self.tree.parent(sa), self.tree.parent(sb)) else {
+            return false;
+        };
+        let StmtKind::Compound(v) = self.tree.kind(p) else {
+            return false;
+        };
+        if p != q {
+            return false;
+        }
+        let (Some(ia), Some(ib)) = (
+            v.iter().position(|x| *x == sa),
+            v.iter().position(|x| *x == sb),
+        ) else {
+            return false;
+        };
+        ia < ib && v[ia..ib].iter().all(|s| !touches(*s, true))
+    }
+
     /// Data visible outside the function after it returns.
     fn escapes(&self, o: &Object) -> bool {
         match o {
@@ -718,7 +832,7 @@ impl<'a> FnCtx<'a> {
             if !self.in_span(i, span) {
                 continue;
             }
-            for (o, dev, r, w) in evs {
+            for (o, dev, r, w, _) in evs {
                 let Object::Var(v) = o else { continue };
                 if !dev {
                     continue;

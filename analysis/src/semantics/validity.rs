@@ -94,6 +94,8 @@ struct Event {
     on_device: bool,
     read: bool,
     write: bool,
+    /// A host access of one element at a fixed index: it makes nothing else valid.
+    element: bool,
 }
 
 /// The dependencies of function `id`, whose AST-CFG is `g`.
@@ -120,12 +122,13 @@ pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> V
             b.iter()
                 .map(|n| {
                     n.iter()
-                        .filter_map(|(o, on_device, read, write)| {
+                        .filter_map(|(o, on_device, read, write, element)| {
                             index.get(o).map(|&object| Event {
                                 object,
                                 on_device: *on_device,
                                 read: *read,
                                 write: *write,
+                                element: element.is_some(),
                             })
                         })
                         .collect()
@@ -231,13 +234,17 @@ fn state_at(entry: &State, block_events: &[Vec<Event>], i: usize, k: usize) -> S
 }
 
 /// Applies one event: a read makes the space valid (the copy it needs is assumed made), a
-/// write makes only its own space valid.
+/// write makes only its own space valid. A host access of a single element (a copy of that
+/// element only) changes nothing in its own space.
 fn step(state: &mut State, e: &Event) {
-    if e.read {
+    // One element copied or written leaves the rest of the copy as it was.
+    if e.read && !e.element {
         state.set(e.on_device, e.object, true);
     }
     if e.write {
-        state.set(e.on_device, e.object, true);
+        if !e.element {
+            state.set(e.on_device, e.object, true);
+        }
         state.set(!e.on_device, e.object, false);
     }
 }
@@ -356,7 +363,9 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
 /// Reads and writes of each node, per block: direct accesses, plus what callees do to the data
 /// passed to them (their summaries, placed in the space of the call).
 /// An event before the tracked objects are indexed: (object, on device, read, write).
-pub(crate) type RawEvent = (Object, bool, bool, bool);
+/// (object, on device, read, write, index of a host access to one element at an index fixed
+/// in the host loops around it).
+pub(crate) type RawEvent = (Object, bool, bool, bool, Option<crate::ir::ExprId>);
 
 /// A write to part of an object (an element, a member) needs the rest of it valid in that
 /// space first, so it counts as a read too; only a write to the whole variable does not.
@@ -457,9 +466,36 @@ pub(crate) fn node_events(
             }
         }
     };
+    let polys = std::cell::RefCell::new(super::symbolic::ExprPolys::new(module, func));
+    // `a[e]` on the host with `e` fixed in the host loops around it.
+    let element = |a: &Access, ivs: &[VarId]| -> Option<crate::ir::ExprId> {
+        let (Root::Var(v), [crate::ir::access::PathElem::Index(e)]) = (a.root, a.path.as_slice())
+        else {
+            return None;
+        };
+        let ty = &module.var(v).ty.referent().kind;
+        let one_dim = match ty {
+            crate::ir::TypeKind::Pointer(t) => !t.is_pointer() && !t.is_array(),
+            crate::ir::TypeKind::Array { element, .. } => !element.is_array(),
+            _ => false,
+        };
+        if !one_dim || a.escape.is_some() {
+            return None;
+        }
+        let (_, deps) = polys.borrow_mut().poly_with_deps(*e)?;
+        let fixed = deps.values().flatten().all(|x| !ivs.contains(x));
+        fixed.then_some(*e)
+    };
     g.blocks
         .iter()
         .map(|b| {
+            let host_ivs: Vec<VarId> = b
+                .loop_id
+                .into_iter()
+                .flat_map(|l| g.loop_chain(l))
+                .filter(|l| g.loops[l.0 as usize].exec != Exec::Device)
+                .filter_map(|l| g.loops[l.0 as usize].induction)
+                .collect();
             b.nodes
                 .iter()
                 .map(|n| {
@@ -471,7 +507,7 @@ pub(crate) fn node_events(
                             let e = effect_at(*e, on_device);
                             for (dev, r, w) in e {
                                 // Callees write parts of what they are given.
-                                evs.push((Object::Var(*v), dev, r || w, w));
+                                evs.push((Object::Var(*v), dev, r || w, w, None));
                             }
                         }
                     }
@@ -488,20 +524,33 @@ pub(crate) fn node_events(
                                     None => s.this,
                                 };
                                 for (dev, r, w) in effect_at(e, on_device) {
-                                    evs.push((object.clone(), dev, r || w, w));
+                                    evs.push((object.clone(), dev, r || w, w, None));
                                 }
                                 (false, false)
                             }
-                            _ => (
-                                a.kind.reads()
-                                    || (a.kind.writes()
-                                        && is_partial_write(a)
-                                        && !overwrites(n, a)),
-                                a.kind.writes(),
-                            ),
+                            _ => {
+                                let el = if on_device {
+                                    None
+                                } else {
+                                    element(a, &host_ivs)
+                                };
+                                (
+                                    a.kind.reads()
+                                        || (a.kind.writes()
+                                            && el.is_none()
+                                            && is_partial_write(a)
+                                            && !overwrites(n, a)),
+                                    a.kind.writes(),
+                                )
+                            }
                         };
                         if read || write {
-                            evs.push((object, on_device, read, write));
+                            let el = if on_device || a.escape.is_some() {
+                                None
+                            } else {
+                                element(a, &host_ivs)
+                            };
+                            evs.push((object, on_device, read, write, el));
                         }
                     }
                     evs
