@@ -621,8 +621,31 @@ mod tests {
                 on_device: true,
                 read: false,
                 write: true,
+                element: false,
             },
         );
         assert!(s.get(true, 1) && !s.get(false, 1) && s.get(false, 0));
+    }
+
+    #[test]
+    fn one_host_element_leaves_the_host_copy_as_it_was() {
+        let mut s = State::filled(2, false, true);
+        let e = |read, write| Event {
+            object: 0,
+            on_device: false,
+            read,
+            write,
+            element: true,
+        };
+        step(&mut s, &e(true, false));
+        assert!(
+            !s.get(false, 0),
+            "copying one element back does not make the host valid"
+        );
+        step(&mut s, &e(false, true));
+        assert!(
+            !s.get(false, 0) && !s.get(true, 0),
+            "the device copy is now stale too"
+        );
     }
 }
