@@ -205,6 +205,22 @@ impl<'a> FnCtx<'a> {
             updates: Vec::new(),
             kernels: Vec::new(),
         };
+        // Kernels whose data the programmer maps already need no region.
+        seeds.retain(|&s| {
+            let alone = Region {
+                range: vec![s],
+                span: self.tree.span(s),
+            };
+            !self.objects(&alone, &kernels, &mut Vec::new()).is_empty()
+        });
+        if seeds.is_empty() {
+            fp.kernels = kernels
+                .iter()
+                .map(|k| self.kernel_clauses(*k))
+                .filter(|kc| !(kc.firstprivate.is_empty() && kc.written_scalars.is_empty()))
+                .collect();
+            return (!fp.kernels.is_empty()).then_some(fp);
+        }
         let region = self.region(&seeds);
         let lone_kernel = region.range.len() == 1
             && seeds.len() == 1
