@@ -156,3 +156,75 @@ fn compile_commands_json_is_found_upwards() {
     // LEN came from the database; the offload flags were dropped (no device errors).
     assert!(stdout(&o).contains("device cond i < LEN"), "{}", stdout(&o));
 }
+
+#[test]
+fn fix_diff_shows_the_region_and_the_update() {
+    let o = omplens(&["fix", "--diff", "examples/jacobi.c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let d = stdout(&o);
+    assert!(
+        d.starts_with("--- a/examples/jacobi.c\n+++ b/examples/jacobi.c\n"),
+        "{d}"
+    );
+    assert!(
+        d.contains("+#pragma omp target data map(to: unew[0:65536]) map(tofrom: u[0:65536])"),
+        "{d}"
+    );
+    assert!(
+        d.contains("+#pragma omp target update from(u[0:65536])"),
+        "{d}"
+    );
+}
+
+#[test]
+fn fix_in_place_rewrites_the_file_and_keeps_nothing_else() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("jacobi.c");
+    std::fs::copy(repo().join("examples/jacobi.c"), &f).unwrap();
+    let before = std::fs::read_to_string(&f).unwrap();
+    let o = omplens(&["fix", "--in-place", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let after = std::fs::read_to_string(&f).unwrap();
+    assert_ne!(before, after);
+    assert!(after.contains("#pragma omp target data"));
+    // Only the temporary file's rename happened: no stray files left beside it.
+    assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 1);
+    // A second run has nothing to add for data it now maps itself.
+    let o = omplens(&["fix", "--diff", f.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(!stdout(&o).contains("target data"), "{}", stdout(&o));
+}
+
+#[test]
+fn fix_refuses_a_file_that_does_not_compile_and_leaves_it_alone() {
+    let dir = tempfile::tempdir().unwrap();
+    let f = dir.path().join("broken.c");
+    let text = "int main(void) {\n  double a[4]\n#pragma omp target\n  a[0] = 1;\n  return 0;\n}\n";
+    std::fs::write(&f, text).unwrap();
+    let o = omplens(&["fix", "--in-place", f.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("only rewrites code that compiles"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("broken.c:2:"), "{}", stderr(&o));
+    assert_eq!(std::fs::read_to_string(&f).unwrap(), text);
+}
+
+#[test]
+fn plan_says_what_moves_where() {
+    let o = omplens(&["plan", "examples/jacobi.c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let p = stdout(&o);
+    assert!(p.contains("fn main:"), "{p}");
+    assert!(p.contains("target data region: lines 25-38"), "{p}");
+    assert!(
+        p.contains("map(tofrom: u[0:65536]): copied in at entry and back at exit (524288 B)"),
+        "{p}"
+    );
+    assert!(
+        p.contains("target update from(u[0:65536]) before line 37"),
+        "{p}"
+    );
+}
