@@ -29,21 +29,20 @@
 //! required (scripts/bootstrap.sh installs them): without them the tests fail, not skip.
 //! `OMPLENS_FIX_DIR=DIR` runs the tests over another directory laid out the same way.
 
+use omplens_tests::fix_programs::{
+    self, files_of, parallel_map, programs_with, split_name, Program, EXTENSIONS,
+};
 use omplens_tests::oracle::{self, OracleRun, Transfer, Verdict};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitStatus, Stdio};
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::process::{Command, ExitStatus};
+use std::time::Duration;
 
 /// Set to 1 to (re)write snapshots and `.expect` files instead of comparing with them.
 const UPDATE_ENV: &str = "UPDATE_FIX_EXPECT";
 /// Wall-clock limit for one `omplens fix` run.
 const FIX_TIMEOUT: Duration = Duration::from_secs(120);
-/// Input extensions (the oracle knows C and C++ by extension).
-const EXTENSIONS: [&str; 2] = ["c", "cpp"];
 
 // ---------------------------------------------------------------------------------------------
 // The programs
@@ -56,84 +55,11 @@ fn repo() -> PathBuf {
 }
 
 fn fix_dir() -> PathBuf {
-    match std::env::var_os("OMPLENS_FIX_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => repo().join("tests").join("fix"),
-    }
+    fix_programs::fix_dir(&repo())
 }
 
 fn updating() -> bool {
     std::env::var(UPDATE_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
-}
-
-/// One program of tests/fix: `NAME.EXT` (the input) and its siblings `NAME.KIND.EXT`.
-#[derive(Debug, Clone)]
-struct Program {
-    name: String,
-    ext: String,
-    dir: PathBuf,
-}
-
-impl Program {
-    fn input(&self) -> PathBuf {
-        self.dir.join(format!("{}.{}", self.name, self.ext))
-    }
-    fn expert(&self) -> PathBuf {
-        self.dir.join(format!("{}.expert.{}", self.name, self.ext))
-    }
-    fn snapshot(&self) -> PathBuf {
-        self.dir.join(format!("{}.fixed.{}", self.name, self.ext))
-    }
-    fn expect_file(&self) -> PathBuf {
-        self.dir.join(format!("{}.expect", self.name))
-    }
-    fn file_name(&self) -> String {
-        format!("{}.{}", self.name, self.ext)
-    }
-}
-
-/// Splits `a.b.c` into (`a`, [`b`], `c`): the name, the middle parts and the extension.
-fn split_name(file_name: &str) -> Option<(&str, Vec<&str>, &str)> {
-    let mut parts: Vec<&str> = file_name.split('.').collect();
-    if parts.len() < 2 || parts[0].is_empty() {
-        return None;
-    }
-    let ext = parts.pop()?;
-    let name = parts.remove(0);
-    Some((name, parts, ext))
-}
-
-/// The files of `dir`, sorted by name.
-fn files_of(dir: &Path) -> Vec<String> {
-    let entries = std::fs::read_dir(dir)
-        .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()));
-    let mut names: Vec<String> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .collect();
-    names.sort();
-    names
-}
-
-/// Programs whose file name has the given middle part (`None`: the inputs, `NAME.EXT`).
-fn programs_with(dir: &Path, kind: Option<&str>) -> Vec<Program> {
-    files_of(dir)
-        .iter()
-        .filter_map(|f| split_name(f))
-        .filter(|(_, middle, ext)| {
-            EXTENSIONS.contains(ext)
-                && match kind {
-                    None => middle.is_empty(),
-                    Some(k) => middle.as_slice() == [k],
-                }
-        })
-        .map(|(name, _, ext)| Program {
-            name: name.to_string(),
-            ext: ext.to_string(),
-            dir: dir.to_path_buf(),
-        })
-        .collect()
 }
 
 /// `.fixed.` snapshots and `.expect` files with no input beside them (left over after a
@@ -141,6 +67,7 @@ fn programs_with(dir: &Path, kind: Option<&str>) -> Vec<Program> {
 fn orphans(dir: &Path, inputs: &[Program]) -> Vec<String> {
     let has_input = |name: &str| inputs.iter().any(|p| p.name == name);
     files_of(dir)
+        .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()))
         .into_iter()
         .filter(|f| match split_name(f) {
             Some((name, middle, ext)) => {
@@ -206,45 +133,18 @@ fn indent(text: &str, by: &str) -> String {
         .join("\n")
 }
 
-/// Runs the omplens binary under test with `args`, stdout discarded, stderr kept (in a file, so
-/// a hung child cannot block on a full pipe), killed after [`FIX_TIMEOUT`].
-fn omplens(args: &[OsString], scratch: &Path) -> Result<FixRun, String> {
-    let err_path = scratch.join(format!(
-        "stderr-{:?}-{}",
-        std::thread::current().id(),
-        NEXT_LOG.fetch_add(1, Ordering::Relaxed)
-    ));
-    let err_file = std::fs::File::create(&err_path)
-        .map_err(|e| format!("creating {}: {e}", err_path.display()))?;
-    let mut child = Command::new(env!("CARGO_BIN_EXE_omplens"))
-        .args(args)
-        .current_dir(repo())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(err_file)
-        .spawn()
-        .map_err(|e| format!("spawning omplens: {e}"))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() >= FIX_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("waiting for omplens: {e}")),
-        }
-    };
-    let stderr = std::fs::read(&err_path)
-        .map(|b| String::from_utf8_lossy(&b).into_owned())
-        .unwrap_or_default();
-    let _ = std::fs::remove_file(&err_path);
-    Ok(FixRun { status, stderr })
+/// Runs the omplens binary under test with `args` (its stdout is not looked at), killed after
+/// [`FIX_TIMEOUT`].
+fn omplens(args: &[OsString]) -> Result<FixRun, String> {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_omplens"));
+    cmd.args(args).current_dir(repo());
+    let done =
+        oracle::run_with_timeout(cmd, FIX_TIMEOUT).map_err(|e| format!("running omplens: {e}"))?;
+    Ok(FixRun {
+        status: done.status,
+        stderr: done.stderr,
+    })
 }
-
-static NEXT_LOG: AtomicUsize = AtomicUsize::new(0);
 
 // ---------------------------------------------------------------------------------------------
 // The `.expect` format
@@ -344,31 +244,6 @@ impl Expect {
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
-
-/// `f` over `items` on `available_parallelism()` threads; results in the order of `items`.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, items.len().max(1));
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .map(|r| r.expect("every item has a result"))
-        .collect()
-}
 
 /// A unified diff of `expected` (the file at `expected_path`) against `actual` (at
 /// `actual_path`), via `diff -u`; the first differing line when `diff` cannot run.
@@ -522,7 +397,7 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
         "-o".into(),
         out.clone().into(),
     ];
-    let run = match omplens(&args, out_dir) {
+    let run = match omplens(&args) {
         Ok(r) => r,
         Err(e) => {
             o.problems.push(e);
@@ -657,7 +532,8 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
 fn fixed_programs_pass_the_oracle() {
     require_oracle();
     let dir = fix_dir();
-    let programs = programs_with(&dir, None);
+    let programs = programs_with(&dir, None)
+        .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()));
     assert!(
         !programs.is_empty(),
         "no input programs (NAME.c or NAME.cpp) in {}",
@@ -688,7 +564,7 @@ fn check_replaced(p: &Program, out_dir: &Path) -> Outcome {
         "-o".into(),
         out.clone().into(),
     ];
-    let run = match omplens(&args, out_dir) {
+    let run = match omplens(&args) {
         Ok(r) => r,
         Err(e) => {
             o.problems.push(e);
@@ -722,7 +598,8 @@ fn check_replaced(p: &Program, out_dir: &Path) -> Outcome {
 fn replace_keeps_expert_programs_correct() {
     require_oracle();
     let dir = fix_dir();
-    let experts = programs_with(&dir, Some("expert"));
+    let experts = programs_with(&dir, Some("expert"))
+        .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()));
     assert!(
         !experts.is_empty(),
         "no expert programs (NAME.expert.c or NAME.expert.cpp) in {}",

@@ -1,6 +1,7 @@
 //! Shared helpers for the end-to-end tests. The corpus tests live in the integration tests;
 //! the oracle (real host offloading with clang-19 and libomptarget) lives here.
 
+pub mod fix_programs;
 pub mod oracle;
 pub mod oracle_log;
 

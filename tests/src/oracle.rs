@@ -244,16 +244,17 @@ fn llvm_libdir() -> String {
 }
 
 /// A finished (or killed) child process.
-struct Finished {
-    status: Option<ExitStatus>,
-    stdout: String,
-    stderr: String,
+pub struct Finished {
+    /// `None` when it was killed at the time limit.
+    pub status: Option<ExitStatus>,
+    pub stdout: String,
+    pub stderr: String,
 }
 
 /// Runs `cmd` with stdout/stderr captured and a wall-clock limit. The child leads its own
 /// process group; on timeout the whole group is killed (so a grandchild holding the pipes
 /// cannot keep us waiting) and `status` is `None`.
-fn run_with_timeout(mut cmd: Command, limit: Duration) -> std::io::Result<Finished> {
+pub fn run_with_timeout(mut cmd: Command, limit: Duration) -> std::io::Result<Finished> {
     use std::os::unix::process::CommandExt;
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())

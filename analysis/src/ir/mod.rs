@@ -497,6 +497,17 @@ pub enum Severity {
     Note,
 }
 
+impl Severity {
+    /// As compilers print it: `error`, `warning`, `note`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Note => "note",
+        }
+    }
+}
+
 /// A problem found while lowering: a clang error, a pragma syntax error, or a note that some
 /// construct is not analysed.
 #[derive(Clone, Debug, PartialEq)]

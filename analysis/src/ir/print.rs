@@ -4,8 +4,7 @@
 use super::access::{Access, PathElem, Root};
 use super::cfg::{self, Cfg, NodeKind};
 use super::{
-    device, Callee, ExprId, ExprKind, FuncId, Function, Module, Severity, Span, StmtKind, Storage,
-    Var,
+    device, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtKind, Storage, Var,
 };
 use std::fmt::Write;
 
@@ -27,11 +26,7 @@ pub fn render_module(m: &Module) -> String {
     if !m.diagnostics.is_empty() {
         let _ = writeln!(out, "diagnostics:");
         for d in &m.diagnostics {
-            let sev = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
-                Severity::Note => "note",
-            };
+            let sev = d.severity.name();
             let _ = writeln!(
                 out,
                 "  {} {sev} [{}] {}",

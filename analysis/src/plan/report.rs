@@ -2,7 +2,7 @@
 //! when the sizes are known.
 
 use super::{FunctionPlan, MappedItem, Motion, Plan, Side};
-use crate::ir::{Module, Severity};
+use crate::ir::Module;
 use std::fmt::Write;
 
 fn bytes(b: Option<u64>) -> String {
@@ -117,11 +117,7 @@ pub fn render(module: &Module, plan: &Plan) -> String {
     }
     for d in &plan.diagnostics {
         let (l, c) = module.line_col(d.span.start);
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        };
+        let sev = d.severity.name();
         let _ = writeln!(out, "{l}:{c}: {sev}: {}", d.message);
     }
     out

@@ -17,7 +17,7 @@ use super::nodes::NodeGraph;
 use super::stmt_tree::{self, contains, is_loop, StmtTree};
 use super::*;
 use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
-use crate::ir::{device, BindingTarget, ExprId, Module, StmtId, StmtKind, Storage, VarId};
+use crate::ir::{device, BindingTarget, Module, StmtId, StmtKind, Storage, VarId};
 use crate::semantics::effects::{self, Summary};
 use crate::semantics::sections::Section;
 use crate::semantics::symbolic::Poly;
@@ -29,7 +29,6 @@ pub fn plan(module: &Module) -> Plan {
     let execs = device::classify(module);
     let cfgs = cfg::build_all(module, &execs);
     let sums = effects::summarize_with(module, &cfgs);
-    let deps = validity::all_dependencies_with(module, &cfgs, &sums);
     let wrappers: Vec<bool> = (0..module.functions.len())
         .map(|i| is_device_wrapper(module, FuncId(i as u32), &cfgs, &sums))
         .collect();
@@ -39,7 +38,7 @@ pub fn plan(module: &Module) -> Plan {
         if f.not_analysed.is_some() || !f.in_main_file || g.exec == Exec::Device {
             continue;
         }
-        let ctx = FnCtx::new(module, FuncId(i as u32), &cfgs, &sums, &deps[i], &wrappers);
+        let ctx = FnCtx::new(module, FuncId(i as u32), &cfgs, &sums, &wrappers);
         if let Some(fp) = ctx.plan(&mut out.diagnostics) {
             out.functions.push(fp);
         }
@@ -74,24 +73,6 @@ fn is_device_wrapper(module: &Module, id: FuncId, cfgs: &[Option<Cfg>], sums: &[
     any_kernel
 }
 
-/// Functions called directly in the expression trees `roots`.
-fn calls_in(func: &crate::ir::Function, roots: &[ExprId]) -> Vec<FuncId> {
-    let mut out = Vec::new();
-    let mut stack: Vec<ExprId> = roots.to_vec();
-    while let Some(e) = stack.pop() {
-        let kind = &func.expr(e).kind;
-        if let crate::ir::ExprKind::Call {
-            callee: crate::ir::Callee::Direct(f),
-            ..
-        } = kind
-        {
-            out.push(*f);
-        }
-        stack.extend(device::expr_children(kind));
-    }
-    out
-}
-
 struct FnCtx<'a> {
     module: &'a Module,
     id: FuncId,
@@ -102,7 +83,7 @@ struct FnCtx<'a> {
     ng: NodeGraph<'a>,
     /// Events per flattened node.
     events: Vec<Vec<RawEvent>>,
-    deps: &'a [Dependency],
+    deps: Vec<Dependency>,
     dep_node: Vec<Option<usize>>,
     wrappers: &'a [bool],
 }
@@ -111,6 +92,8 @@ struct FnCtx<'a> {
 struct Region {
     range: Vec<StmtId>,
     span: Span,
+    /// Per flattened node: whether it lies in the region.
+    nodes: Vec<bool>,
 }
 
 impl<'a> FnCtx<'a> {
@@ -119,7 +102,6 @@ impl<'a> FnCtx<'a> {
         id: FuncId,
         cfgs: &'a [Option<Cfg>],
         sums: &'a [Summary],
-        deps: &'a [Dependency],
         wrappers: &'a [bool],
     ) -> FnCtx<'a> {
         let func = module.function(id);
@@ -128,6 +110,7 @@ impl<'a> FnCtx<'a> {
             .expect("planned functions have a CFG");
         let ng = NodeGraph::new(g);
         let raw = validity::node_events(module, id, g, sums);
+        let deps = validity::dependencies_from_events(module, id, g, &raw);
         let events: Vec<Vec<RawEvent>> = ng
             .at
             .iter()
@@ -186,7 +169,7 @@ impl<'a> FnCtx<'a> {
             if n.exec != Exec::Host {
                 continue;
             }
-            for c in calls_in(self.func, &n.exprs) {
+            for c in validity::calls_in(self.func, &n.exprs) {
                 if c != self.id && self.wrappers[c.0 as usize] {
                     hosted.insert(c);
                     seeds.push(n.stmt);
@@ -207,10 +190,7 @@ impl<'a> FnCtx<'a> {
         };
         // Kernels whose data the programmer maps already need no region.
         seeds.retain(|&s| {
-            let alone = Region {
-                range: vec![s],
-                span: self.tree.span(s),
-            };
+            let alone = self.region_over(vec![s]);
             !self.objects(&alone, &kernels, &mut Vec::new()).is_empty()
         });
         if seeds.is_empty() {
@@ -292,11 +272,17 @@ impl<'a> FnCtx<'a> {
         {
             range = vec![outer];
         }
+        self.region_over(range)
+    }
+
+    /// The region made of the sibling statements `range`.
+    fn region_over(&self, range: Vec<StmtId>) -> Region {
         let span = Span {
             start: self.tree.span(range[0]).start,
             end: self.tree.span(*range.last().expect("non-empty")).end,
         };
-        Region { range, span }
+        let nodes = (0..self.ng.len()).map(|i| self.in_span(i, span)).collect();
+        Region { range, span, nodes }
     }
 
     /// A region over several statements gets braces: nothing declared in it may be used after
@@ -374,7 +360,7 @@ impl<'a> FnCtx<'a> {
         let programmer = self.programmer_mapped();
         let mut out: Vec<Object> = Vec::new();
         for (i, evs) in self.events.iter().enumerate() {
-            if !self.in_span(i, region.span) {
+            if !region.nodes[i] {
                 continue;
             }
             for (o, dev, ..) in evs {
@@ -470,9 +456,7 @@ impl<'a> FnCtx<'a> {
         diags: &mut Vec<PlanDiagnostic>,
     ) -> Option<(MappedItem, Vec<PlannedUpdate>)> {
         let name = self.name_of(o);
-        let in_r: Vec<bool> = (0..self.ng.len())
-            .map(|i| self.in_span(i, region.span))
-            .collect();
+        let in_r = &region.nodes;
         let evs = |i: usize| self.events[i].iter().filter(move |e| &e.0 == o);
         // A call that touches the object both on the host and in its own kernels manages its
         // own mapping, which would not copy inside this region.

@@ -100,7 +100,17 @@ struct Event {
 
 /// The dependencies of function `id`, whose AST-CFG is `g`.
 pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Dependency> {
-    let raw = node_events(module, id, g, sums);
+    dependencies_from_events(module, id, g, &node_events(module, id, g, sums))
+}
+
+/// [`dependencies`] from the events of each node ([`node_events`]), for callers that need
+/// those events too.
+pub(crate) fn dependencies_from_events(
+    module: &Module,
+    id: FuncId,
+    g: &Cfg,
+    raw: &[Vec<Vec<RawEvent>>],
+) -> Vec<Dependency> {
     // Only objects some device code touches can need a copy.
     let mut tracked: Vec<Object> = raw
         .iter()
@@ -576,7 +586,7 @@ fn effect_at(e: effects::Effect, call_on_device: bool) -> Vec<(bool, bool, bool)
 }
 
 /// Functions called directly in the expression trees `roots`.
-fn calls_in(func: &crate::ir::Function, roots: &[crate::ir::ExprId]) -> Vec<FuncId> {
+pub(crate) fn calls_in(func: &crate::ir::Function, roots: &[crate::ir::ExprId]) -> Vec<FuncId> {
     let mut out = Vec::new();
     let mut stack: Vec<crate::ir::ExprId> = roots.to_vec();
     let mut guard = 0usize;

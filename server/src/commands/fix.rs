@@ -4,7 +4,7 @@
 use super::load;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
-use omplens_analysis::frontend::{self, flags};
+use omplens_analysis::frontend;
 use omplens_analysis::ir::{Module, Severity};
 use omplens_analysis::plan::{self, rewrite, Plan};
 use std::io::Write;
@@ -14,6 +14,8 @@ use std::time::Instant;
 
 /// The result of planning one file.
 struct Planned {
+    /// The file as read.
+    original: String,
     /// The text the plan applies to (after `--replace` stripped the old mappings).
     source: String,
     module: Module,
@@ -45,20 +47,16 @@ fn clang_errors(module: &Module) -> Vec<String> {
 fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     load::check_inputs(args)?;
     let path = &args.file;
-    let flags = flags::flags_for(
-        path,
-        args.compile_commands_dir.as_deref(),
-        &args.clang_flags,
-    )
-    .context("reading the compilation database")?;
-    let mut source = read_source(path)?;
+    let clang_args = load::clang_args(args)?;
+    let original = read_source(path)?;
+    let mut source = original.clone();
     let t0 = Instant::now();
-    let mut module = frontend::lower_file(path, Some(&source), &flags.args)?;
+    let mut module = frontend::lower_file(path, Some(&source), &clang_args)?;
     if replace {
         let strip = plan::strip::strip_mappings(&module, &source);
         if !strip.is_empty() {
             source = rewrite::apply(&source, &strip);
-            module = frontend::lower_file(path, Some(&source), &flags.args)?;
+            module = frontend::lower_file(path, Some(&source), &clang_args)?;
         }
     }
     let parse_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -77,6 +75,7 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     let plan = plan::plan(&module);
     let analysis_ms = t1.elapsed().as_secs_f64() * 1e3;
     Ok(Planned {
+        original,
         source,
         module,
         plan,
@@ -88,11 +87,7 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
 fn print_diagnostics(path: &Path, p: &Planned) {
     for d in &p.plan.diagnostics {
         let (l, c) = p.module.line_col(d.span.start);
-        let sev = match d.severity {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-            Severity::Note => "note",
-        };
+        let sev = d.severity.name();
         eprintln!("{}:{l}:{c}: {sev}: {}", path.display(), d.message);
     }
 }
@@ -119,24 +114,19 @@ fn write_atomic(target: &Path, text: &str) -> Result<()> {
 pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let path = &args.source.file;
-    let original = if args.source.file.exists() {
-        Some(read_source(path)?)
-    } else {
-        None
-    };
     let p = planned(&args.source, args.replace)?;
     let t1 = Instant::now();
     let edits = p.plan.edits(&p.module, &p.source);
     let fixed = rewrite::apply(&p.source, &edits);
     let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
     print_diagnostics(path, &p);
-    let original = original.unwrap_or_default();
+    let original = &p.original;
     if args.diff {
         let label = path.display().to_string();
-        let d = rewrite::unified_diff(&label, &label, &original, &fixed);
+        let d = rewrite::unified_diff(&label, &label, original, &fixed);
         let _ = std::io::stdout().lock().write_all(d.as_bytes());
     } else if args.in_place {
-        if fixed != original {
+        if &fixed != original {
             write_atomic(path, &fixed)?;
         }
     } else if let Some(out) = &args.output {

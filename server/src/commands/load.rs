@@ -8,14 +8,19 @@ use omplens_analysis::ir::Module;
 /// Lowers the file named on the command line, with its compile flags.
 pub fn lower(args: &SourceArgs) -> Result<Module> {
     check_inputs(args)?;
+    let module = frontend::lower_file(&args.file, None, &clang_args(args)?)?;
+    Ok(module)
+}
+
+/// The clang arguments for the file: from the compilation database, plus those after `--`.
+pub fn clang_args(args: &SourceArgs) -> Result<Vec<String>> {
     let flags = flags::flags_for(
         &args.file,
         args.compile_commands_dir.as_deref(),
         &args.clang_flags,
     )
     .context("reading the compilation database")?;
-    let module = frontend::lower_file(&args.file, None, &flags.args)?;
-    Ok(module)
+    Ok(flags.args)
 }
 
 /// The file exists and is a file; the compilation database directory, if given, has one.

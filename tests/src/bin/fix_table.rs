@@ -25,15 +25,14 @@
 //! Exit status: 0 when omplens is correct on every program shown, 1 when not, 2 when the table
 //! could not be made (usage, no programs, omplens or the oracle's tools missing).
 
+use omplens_tests::fix_programs::{self, parallel_map, programs_with, Program};
 use omplens_tests::oracle::{self, Transfer, Verdict};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode, Stdio};
+use std::process::{Command, ExitCode};
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
-const EXTENSIONS: [&str; 2] = ["c", "cpp"];
 const FIX_TIMEOUT: Duration = Duration::from_secs(120);
 const USAGE: &str = "usage: fix_table [--omplens PATH] [--markdown] [NAMES...]";
 
@@ -86,50 +85,12 @@ fn parse_args() -> Result<Args, String> {
 }
 
 fn fix_dir() -> PathBuf {
-    match std::env::var_os("OMPLENS_FIX_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => repo().join("tests").join("fix"),
-    }
+    fix_programs::fix_dir(&repo())
 }
 
-#[derive(Debug, Clone)]
-struct Program {
-    name: String,
-    ext: String,
-    dir: PathBuf,
-}
-
-impl Program {
-    fn file_name(&self) -> String {
-        format!("{}.{}", self.name, self.ext)
-    }
-    fn input(&self) -> PathBuf {
-        self.dir.join(self.file_name())
-    }
-    fn expert(&self) -> PathBuf {
-        self.dir.join(format!("{}.expert.{}", self.name, self.ext))
-    }
-}
-
-/// The inputs of `dir`: `NAME.c` / `NAME.cpp` with no further dot (`NAME.expert.c`,
-/// `NAME.fixed.c` are not inputs), sorted by name.
+/// The inputs of `dir` (`NAME.c` / `NAME.cpp`; not `NAME.expert.c` or `NAME.fixed.c`).
 fn programs(dir: &Path) -> Result<Vec<Program>, String> {
-    let entries = std::fs::read_dir(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    let mut v: Vec<Program> = entries
-        .filter_map(|e| e.ok())
-        .filter(|e| e.file_type().is_ok_and(|t| t.is_file()))
-        .filter_map(|e| e.file_name().into_string().ok())
-        .filter_map(|f| {
-            let (name, ext) = f.split_once('.')?;
-            (!name.is_empty() && EXTENSIONS.contains(&ext)).then(|| Program {
-                name: name.to_string(),
-                ext: ext.to_string(),
-                dir: dir.to_path_buf(),
-            })
-        })
-        .collect();
-    v.sort_by_key(Program::file_name);
-    Ok(v)
+    programs_with(dir, None).map_err(|e| format!("{}: {e}", dir.display()))
 }
 
 /// The programs named (by NAME, file name or path), in the order given.
@@ -265,41 +226,13 @@ fn measure(src: &Path, dir: &Path, reference: Option<&str>) -> Measured {
 
 /// `omplens fix INPUT -o OUT`, stdout discarded, stderr kept, killed after [`FIX_TIMEOUT`].
 /// `Ok(exit code)` when it exited 0 or 1.
-fn run_fix(omplens: &Path, input: &Path, out: &Path, scratch: &Path) -> Result<i32, String> {
-    static NEXT: AtomicUsize = AtomicUsize::new(0);
-    let err_path = scratch.join(format!(
-        "fix-{}.stderr",
-        NEXT.fetch_add(1, Ordering::Relaxed)
-    ));
-    let err_file =
-        std::fs::File::create(&err_path).map_err(|e| format!("{}: {e}", err_path.display()))?;
-    let mut child = Command::new(omplens)
-        .arg("fix")
-        .arg(input)
-        .arg("-o")
-        .arg(out)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(err_file)
-        .spawn()
-        .map_err(|e| format!("spawning {}: {e}", omplens.display()))?;
-    let start = Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(s)) => break Some(s),
-            Ok(None) if start.elapsed() >= FIX_TIMEOUT => {
-                let _ = child.kill();
-                let _ = child.wait();
-                break None;
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(format!("waiting for omplens: {e}")),
-        }
-    };
-    let stderr = std::fs::read(&err_path)
-        .map(|b| String::from_utf8_lossy(&b).trim_end().to_string())
-        .unwrap_or_default();
-    let _ = std::fs::remove_file(&err_path);
+fn run_fix(omplens: &Path, input: &Path, out: &Path) -> Result<i32, String> {
+    let mut cmd = Command::new(omplens);
+    cmd.arg("fix").arg(input).arg("-o").arg(out);
+    let done = oracle::run_with_timeout(cmd, FIX_TIMEOUT)
+        .map_err(|e| format!("running {}: {e}", omplens.display()))?;
+    let status = done.status;
+    let stderr = done.stderr.trim_end().to_string();
     let code = status.and_then(|s| s.code());
     match code {
         Some(c @ (0 | 1)) if out.is_file() => Ok(c),
@@ -341,7 +274,7 @@ fn measure_program(p: &Program, omplens: &Path, scratch: &Path) -> Row {
         Err(e) => Measured::failed(Status::FixFailed, format!("{}: {e}", out_dir.display())),
         Ok(()) => {
             let out = out_dir.join(p.file_name());
-            match run_fix(omplens, &p.input(), &out, scratch) {
+            match run_fix(omplens, &p.input(), &out) {
                 Err(e) => Measured::failed(Status::FixFailed, e),
                 Ok(code) => {
                     let mut m = measure(&out, &p.dir, reference.as_deref());
@@ -357,31 +290,6 @@ fn measure_program(p: &Program, omplens: &Path, scratch: &Path) -> Row {
         expert,
         omplens,
     }
-}
-
-/// `f` over `items` on `available_parallelism()` threads; results in the order of `items`.
-fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
-    let workers = std::thread::available_parallelism()
-        .map_or(1, |n| n.get())
-        .clamp(1, items.len().max(1));
-    let next = AtomicUsize::new(0);
-    let results: Mutex<Vec<Option<R>>> = Mutex::new(items.iter().map(|_| None).collect());
-    std::thread::scope(|s| {
-        for _ in 0..workers {
-            s.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                let Some(item) = items.get(i) else { break };
-                let r = f(item);
-                results.lock().unwrap_or_else(|p| p.into_inner())[i] = Some(r);
-            });
-        }
-    });
-    results
-        .into_inner()
-        .unwrap_or_else(|p| p.into_inner())
-        .into_iter()
-        .map(|r| r.expect("every item has a result"))
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------
