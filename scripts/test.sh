@@ -4,6 +4,12 @@
 # prints what its sequential build prints).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Nothing here reads the terminal; a CI harness's stdin must not reach the tools (cargo's rustc
+# probe once failed on a runner by compiling text it found on stdin), and cargo's cached rustc
+# probe results are not trusted across runs that may share a target directory.
+exec </dev/null
+export CARGO_CACHE_RUSTC_INFO=0
+echo "== toolchain: $(rustc --version); target dir: ${CARGO_TARGET_DIR:-target}; RUSTFLAGS: ${RUSTFLAGS:-(none)}"
 scripts/bootstrap.sh
 rustup component list --installed 2>/dev/null | grep -q rustfmt || rustup component add rustfmt clippy
 echo "== cargo fmt --check"
