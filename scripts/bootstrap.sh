@@ -3,6 +3,15 @@
 # clang-19 and libomp-19 (the host-offload oracle), a Rust toolchain check. Idempotent.
 set -euo pipefail
 
+# An earlier omplens (`fix -o /dev/null` renamed its temporary file over the device) could leave
+# /dev/null a regular file, which then feeds old output to every program reading stdin from it.
+if [ ! -c /dev/null ]; then
+  echo "bootstrap: /dev/null is not a character device; recreating it" >&2
+  SUDO=""
+  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+  $SUDO rm -f /dev/null && $SUDO mknod -m 666 /dev/null c 1 3
+fi
+
 need_apt=()
 [ -e /usr/lib/llvm-19/lib/libclang.so ] || need_apt+=(libclang-19-dev)
 command -v clang-19 >/dev/null 2>&1 || need_apt+=(clang-19)

@@ -228,3 +228,30 @@ fn plan_says_what_moves_where() {
         "{p}"
     );
 }
+
+#[test]
+fn fix_in_place_through_a_symlink_keeps_the_link() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = dir.path().join("real.c");
+    let link = dir.path().join("link.c");
+    std::fs::copy(repo().join("examples/jacobi.c"), &real).unwrap();
+    std::os::unix::fs::symlink(&real, &link).unwrap();
+    let o = omplens(&["fix", "--in-place", link.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::symlink_metadata(&link).unwrap();
+    assert!(meta.file_type().is_symlink(), "the link was replaced");
+    let after = std::fs::read_to_string(&real).unwrap();
+    assert!(after.contains("#pragma omp target data"), "{after}");
+}
+
+#[test]
+fn fix_to_dev_null_leaves_the_device_alone() {
+    use std::os::unix::fs::FileTypeExt;
+    let o = omplens(&["fix", "examples/jacobi.c", "-o", "/dev/null"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let meta = std::fs::symlink_metadata("/dev/null").unwrap();
+    assert!(
+        meta.file_type().is_char_device(),
+        "omplens replaced /dev/null with a regular file"
+    );
+}

@@ -2,6 +2,7 @@
 //! `omplens plan FILE`: say what would move where, without writing anything.
 
 use super::load;
+use super::write::write_atomic;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
 use omplens_analysis::frontend;
@@ -90,25 +91,6 @@ fn print_diagnostics(path: &Path, p: &Planned) {
         let sev = d.severity.name();
         eprintln!("{}:{l}:{c}: {sev}: {}", path.display(), d.message);
     }
-}
-
-/// Writes `text` to `target` atomically: a temporary file beside it, then a rename, keeping
-/// the original's permissions.
-fn write_atomic(target: &Path, text: &str) -> Result<()> {
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp = tempfile::NamedTempFile::new_in(dir)
-        .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    if let Ok(meta) = std::fs::metadata(target) {
-        let _ = std::fs::set_permissions(tmp.path(), meta.permissions());
-    }
-    tmp.persist(target)
-        .with_context(|| format!("replacing {}", target.display()))?;
-    Ok(())
 }
 
 pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {

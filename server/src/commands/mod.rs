@@ -3,3 +3,4 @@
 pub mod fix;
 pub mod ir;
 mod load;
+mod write;
