@@ -1,6 +1,7 @@
 //! omplens analysis library: everything that knows C, OpenMP and data flow.
 //! Knows nothing of LSP or JSON-RPC; exposes plain data in editor terms.
 
+pub mod check;
 pub mod frontend;
 pub mod ir;
 pub mod plan;

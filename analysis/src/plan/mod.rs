@@ -7,7 +7,7 @@ mod extent;
 mod nodes;
 pub mod report;
 pub mod rewrite;
-mod stmt_tree;
+pub(crate) mod stmt_tree;
 pub mod strip;
 mod synth;
 

@@ -387,7 +387,7 @@ pub(crate) fn is_partial_write(a: &Access) -> bool {
 }
 
 /// The path of an access through `this`, without the dereference of `this` itself.
-fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
+pub(crate) fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
     match a.path.first() {
         Some(crate::ir::access::PathElem::Deref) => &a.path[1..],
         _ => &a.path,
@@ -396,7 +396,7 @@ fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
 
 /// Per kernel of a function (its span): the variables it overwrites in full, i.e. every
 /// element the function's kernels use (see [`sections::covered_sections`]).
-fn coverage(module: &Module, id: FuncId, g: &Cfg) -> Vec<(crate::ir::Span, Vec<VarId>)> {
+pub(crate) fn coverage(module: &Module, id: FuncId, g: &Cfg) -> Vec<(crate::ir::Span, Vec<VarId>)> {
     let func = module.function(id);
     let kernels = crate::ir::kernel_stmts(module, func);
     let mut accessed: BTreeMap<VarId, Option<sections::Section>> = BTreeMap::new();

@@ -1,0 +1,1248 @@
+//! The interpretation of one function: events per CFG node, the transfer of each directive,
+//! the fixed point, and the reporting pass.
+
+use super::items::{directive_items, DirectiveItems, MapItem, MotionItem};
+use super::state::{join_into, Counts, ObjState, State, STALE, VALID};
+use super::*;
+use crate::ir::access::{Access, Escape, Root};
+use crate::ir::cfg::Node;
+use crate::ir::{Function, Storage};
+use crate::pragma::DirectiveKind;
+use crate::semantics::effects::Effect;
+use crate::semantics::validity::{calls_in, coverage, is_partial_write, member_path};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// What a node does to one tracked object.
+#[derive(Clone, Debug)]
+pub(super) enum Event {
+    /// A direct access, in the node's space.
+    Access {
+        obj: usize,
+        read: bool,
+        write: bool,
+        span: Span,
+    },
+    /// Data a callee is given (or a global it uses): its summary effect.
+    Call {
+        obj: usize,
+        callee: FuncId,
+        effect: Effect,
+        span: Span,
+        /// The callee's view of the object: its parameter's data, or the same global.
+        callee_object: Option<Object>,
+    },
+}
+
+/// A kernel of this function and what its body does.
+struct Kernel {
+    dir: DirId,
+    span: Span,
+    items: DirectiveItems,
+    /// Implicitly mapped `tofrom` (arrays, records, scalars under `defaultmap`).
+    implicit: Vec<MapItem>,
+    /// Pointers whose data the kernel uses without a map: first use.
+    pointers: Vec<(usize, Span)>,
+    /// `firstprivate` scalars the kernel writes: first write.
+    lost: Vec<(usize, Span)>,
+    /// Objects the kernel's events do not touch in the data environment (private copies,
+    /// locals of the kernel, `declare target` data, firstprivate scalars).
+    untracked: BTreeSet<usize>,
+}
+
+pub(super) struct FnInterp<'a> {
+    module: &'a Module,
+    id: FuncId,
+    func: &'a Function,
+    g: &'a Cfg,
+    sums: &'a [Summary],
+    objects: Vec<Object>,
+    index: HashMap<Object, usize>,
+    entry: State,
+    items: HashMap<DirId, DirectiveItems>,
+    kernels: Vec<Kernel>,
+    /// Events per block, per node.
+    events: Vec<Vec<Vec<Event>>>,
+    /// Full overwrites by a kernel (span of the kernel, variables).
+    cover: Vec<(Span, Vec<crate::ir::VarId>)>,
+    report: bool,
+    facts: Vec<Fact>,
+    copies: Vec<Copy>,
+    consumed: BTreeSet<CopyKey>,
+    mappings: Vec<Mapping>,
+    accesses: Vec<AccessEvent>,
+    contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
+}
+
+fn within(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
+impl<'a> FnInterp<'a> {
+    pub(super) fn new(
+        module: &'a Module,
+        source: &str,
+        id: FuncId,
+        g: &'a Cfg,
+        sums: &'a [Summary],
+        context: BTreeMap<Object, ObjState>,
+    ) -> FnInterp<'a> {
+        let func = module.function(id);
+        let mut f = FnInterp {
+            module,
+            id,
+            func,
+            g,
+            sums,
+            objects: Vec::new(),
+            index: HashMap::new(),
+            entry: Vec::new(),
+            items: HashMap::new(),
+            kernels: Vec::new(),
+            events: Vec::new(),
+            cover: coverage(module, id, g),
+            report: false,
+            facts: Vec::new(),
+            copies: Vec::new(),
+            consumed: BTreeSet::new(),
+            mappings: Vec::new(),
+            accesses: Vec::new(),
+            contexts: HashMap::new(),
+        };
+        for (d, info) in module.directives.iter().enumerate() {
+            if info.function == Some(id) {
+                let d = DirId(d as u32);
+                let items = directive_items(module, d, source);
+                for o in items
+                    .maps
+                    .iter()
+                    .map(|m| &m.object)
+                    .chain(items.motions.iter().map(|m| &m.object))
+                {
+                    f.track(o);
+                }
+                f.items.insert(d, items);
+            }
+        }
+        for o in context.keys() {
+            f.track(o);
+        }
+        f.events = g
+            .blocks
+            .iter()
+            .map(|b| b.nodes.iter().map(|n| f.node_events(n)).collect())
+            .collect();
+        f.entry = f
+            .objects
+            .iter()
+            .map(|o| {
+                let mut s = context.get(o).cloned().unwrap_or_else(ObjState::unmapped);
+                s.pending_in.clear();
+                s.last_out = None;
+                s.entered = None;
+                s
+            })
+            .collect();
+        f.kernels = f.find_kernels();
+        f
+    }
+
+    fn track(&mut self, o: &Object) -> usize {
+        if let Some(&i) = self.index.get(o) {
+            return i;
+        }
+        self.objects.push(o.clone());
+        self.index.insert(o.clone(), self.objects.len() - 1);
+        self.objects.len() - 1
+    }
+
+    pub(super) fn take_contexts(&mut self) -> HashMap<FuncId, BTreeMap<Object, ObjState>> {
+        std::mem::take(&mut self.contexts)
+    }
+
+    fn object_of(&self, a: &Access) -> Option<Object> {
+        match a.root {
+            Root::This => match member_path(a).first() {
+                Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
+                _ => None,
+            },
+            Root::Var(v) => {
+                let var = self.module.var(v);
+                let pointer_value = var.ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
+                (!pointer_value && !var.declare_target).then_some(Object::Var(v))
+            }
+        }
+    }
+
+    fn node_events(&mut self, n: &Node) -> Vec<Event> {
+        let mut evs = Vec::new();
+        let span_of = |e: crate::ir::ExprId| self.func.expr(e).span;
+        let call_span = n
+            .exprs
+            .first()
+            .map_or(self.func.stmt(n.stmt).span, |e| span_of(*e));
+        for callee in calls_in(self.func, &n.exprs) {
+            let globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee.0 as usize]
+                .globals
+                .iter()
+                .map(|(v, e)| (*v, *e))
+                .collect();
+            for (v, e) in globals {
+                if self.module.var(v).declare_target {
+                    continue;
+                }
+                let obj = self.track(&Object::Var(v));
+                evs.push(Event::Call {
+                    obj,
+                    callee,
+                    effect: e,
+                    span: call_span,
+                    callee_object: Some(Object::Var(v)),
+                });
+            }
+        }
+        for a in &n.accesses {
+            let Some(object) = self.object_of(a) else {
+                continue;
+            };
+            let span = span_of(a.expr);
+            match &a.escape {
+                Some(Escape::CallArg {
+                    callee: Some(c),
+                    index,
+                }) => {
+                    let s = &self.sums[c.0 as usize];
+                    let effect = match index {
+                        Some(i) => s.params.get(*i).copied().unwrap_or_default(),
+                        None => s.this,
+                    };
+                    let callee_object = index.and_then(|i| {
+                        self.module
+                            .function(*c)
+                            .params
+                            .get(i)
+                            .map(|p| Object::Var(*p))
+                    });
+                    let obj = self.track(&object);
+                    evs.push(Event::Call {
+                        obj,
+                        callee: *c,
+                        effect,
+                        span,
+                        callee_object,
+                    });
+                }
+                _ => {
+                    let write = a.kind.writes();
+                    let mut read = a.kind.reads();
+                    // A kernel's write to part of an object needs the rest valid on the device
+                    // (it is copied back whole), unless the kernel overwrites all it maps.
+                    if write && n.exec == Exec::Device && is_partial_write(a) {
+                        let stmt = self.func.stmt(n.stmt).span;
+                        let covered = match (a.root, a.path.len()) {
+                            (Root::Var(v), 1) => self
+                                .cover
+                                .iter()
+                                .any(|(k, vs)| within(*k, stmt) && vs.contains(&v)),
+                            _ => false,
+                        };
+                        read |= !covered;
+                    }
+                    if read || write {
+                        let obj = self.track(&object);
+                        evs.push(Event::Access {
+                            obj,
+                            read,
+                            write,
+                            span,
+                        });
+                    }
+                }
+            }
+        }
+        evs
+    }
+
+    fn find_kernels(&self) -> Vec<Kernel> {
+        let mut out = Vec::new();
+        for (&d, items) in &self.items {
+            let info = self.module.directive(d);
+            if !info.directive.kind.is_offload_kernel() {
+                continue;
+            }
+            let Some(body) = info.governs else { continue };
+            let span = Span {
+                start: info.directive.span.start,
+                end: self.func.stmt(body).span.end,
+            };
+            let mut k = Kernel {
+                dir: d,
+                span,
+                items: items.clone(),
+                implicit: Vec::new(),
+                pointers: Vec::new(),
+                lost: Vec::new(),
+                untracked: BTreeSet::new(),
+            };
+            // Private copies: data-sharing clauses of the kernel, and private copies made by
+            // directives nested in it (a nested reduction still writes the kernel's copy).
+            for (&d2, it2) in &self.items {
+                let s2 = self.module.directive(d2).directive.span;
+                let list = if d2 == d {
+                    &it2.other
+                } else if within(span, s2) {
+                    &it2.private
+                } else {
+                    continue;
+                };
+                for o in list {
+                    if d2 == d && items.firstprivate.contains(o) {
+                        continue;
+                    }
+                    if let Some(&i) = self.index.get(o) {
+                        k.untracked.insert(i);
+                    }
+                }
+            }
+            for (i, o) in self.objects.iter().enumerate() {
+                if let Object::Var(v) = o {
+                    let var = self.module.var(*v);
+                    if var.declare_target || var.span.is_some_and(|s| within(span, s)) {
+                        k.untracked.insert(i);
+                    }
+                }
+            }
+            let explicit: BTreeSet<usize> = items
+                .maps
+                .iter()
+                .filter_map(|m| self.index.get(&m.object).copied())
+                .collect();
+            // What the body reads and writes, first occurrence.
+            let mut uses: BTreeMap<usize, (Option<Span>, Option<Span>)> = BTreeMap::new();
+            for (b, block) in self.g.blocks.iter().enumerate() {
+                for (n, node) in block.nodes.iter().enumerate() {
+                    if node.exec != Exec::Device || !within(span, self.func.stmt(node.stmt).span) {
+                        continue;
+                    }
+                    for e in &self.events[b][n] {
+                        let (obj, read, write, sp) = match e {
+                            Event::Access {
+                                obj,
+                                read,
+                                write,
+                                span,
+                            } => (*obj, *read, *write, *span),
+                            Event::Call {
+                                obj, effect, span, ..
+                            } => {
+                                let e = effect.at_call_site(true);
+                                (*obj, e.kernel_read, e.kernel_write, *span)
+                            }
+                        };
+                        let u = uses.entry(obj).or_default();
+                        if read && u.0.is_none() {
+                            u.0 = Some(sp);
+                        }
+                        if write && u.1.is_none() {
+                            u.1 = Some(sp);
+                        }
+                    }
+                }
+            }
+            let combined_reduction = info.directive.kind.is_combined();
+            for (&obj, &(read, write)) in &uses {
+                if explicit.contains(&obj) || k.untracked.contains(&obj) {
+                    continue;
+                }
+                let o = &self.objects[obj];
+                let Object::Var(v) = o else {
+                    k.untracked.insert(obj);
+                    continue;
+                };
+                let var = self.module.var(*v);
+                let ty = var.ty.referent();
+                let first = read.or(write).unwrap_or(span);
+                if items.firstprivate.contains(o) {
+                    k.untracked.insert(obj);
+                    if let Some(w) = write {
+                        k.lost.push((obj, w));
+                    }
+                } else if is_scalar_var(self.module, o) {
+                    let mapped = items.scalars_mapped
+                        || (combined_reduction && items.reductions.contains(o));
+                    if mapped {
+                        k.implicit
+                            .push(implicit_item(o, var.name.clone(), info, ty.size));
+                    } else {
+                        k.untracked.insert(obj);
+                        if let Some(w) = write {
+                            k.lost.push((obj, w));
+                        }
+                    }
+                } else if ty.is_pointer() {
+                    k.pointers.push((obj, first));
+                } else {
+                    k.implicit
+                        .push(implicit_item(o, var.name.clone(), info, ty.size));
+                }
+            }
+            out.push(k);
+        }
+        out.sort_by_key(|k| k.span.start);
+        out
+    }
+
+    fn kernel_of(&self, stmt: StmtId) -> Option<&Kernel> {
+        let s = self.func.stmt(stmt).span;
+        self.kernels.iter().find(|k| within(k.span, s))
+    }
+
+    /// Solves to a fixed point, then records the facts in one more pass.
+    pub(super) fn run(&mut self, out: &mut Facts) {
+        let n = self.g.blocks.len();
+        // Loops that certainly run at least once: their exit sees only the states that went
+        // around them, not the zero-trip state of the header.
+        let once: Vec<bool> = (0..n)
+            .map(|b| {
+                self.g
+                    .loops
+                    .iter()
+                    .any(|l| l.header.0 as usize == b && runs_once(self.module, self.func, l))
+            })
+            .collect();
+        let in_loop_of = |b: usize, header: usize| {
+            self.g.blocks[b].loop_id.is_some_and(|l| {
+                self.g
+                    .loop_chain(l)
+                    .any(|c| self.g.loops[c.0 as usize].header.0 as usize == header)
+            })
+        };
+        let mut ins: Vec<Option<State>> = vec![None; n];
+        let mut around: Vec<Option<State>> = vec![None; n];
+        ins[self.g.entry.0 as usize] = Some(self.entry.clone());
+        let mut work: Vec<usize> = vec![self.g.entry.0 as usize];
+        let mut rounds = 0usize;
+        let merge = |slot: &mut Option<State>, st: &State| match slot {
+            Some(cur) => {
+                let before = cur.clone();
+                join_into(cur, st);
+                *cur != before
+            }
+            None => {
+                *slot = Some(st.clone());
+                true
+            }
+        };
+        while let Some(b) = work.pop() {
+            rounds += 1;
+            if rounds > n * 64 + 1024 {
+                break; // a guard: the lattice is finite and the transfer monotone
+            }
+            let Some(mut st) = ins[b].clone() else {
+                continue;
+            };
+            self.block(b, &mut st);
+            let exit_state = if once[b] {
+                around[b].clone().map(|mut a| {
+                    self.block(b, &mut a);
+                    a
+                })
+            } else {
+                Some(st.clone())
+            };
+            for s in self.g.blocks[b].succs.clone() {
+                let s = s.0 as usize;
+                let leaves = once[b] && !in_loop_of(s, b);
+                let out = if leaves {
+                    exit_state.as_ref()
+                } else {
+                    Some(&st)
+                };
+                let Some(out) = out else { continue };
+                let mut changed = merge(&mut ins[s], out);
+                if once[s] && in_loop_of(b, s) {
+                    changed |= merge(&mut around[s], out);
+                }
+                if changed && !work.contains(&s) {
+                    work.push(s);
+                }
+            }
+        }
+        self.report = true;
+        let mut exit_state: Option<State> = None;
+        for (b, input) in ins.iter().enumerate() {
+            let Some(mut st) = input.clone() else {
+                continue;
+            };
+            self.block(b, &mut st);
+            if b == self.g.exit.0 as usize {
+                exit_state = Some(st);
+            }
+        }
+        if let Some(st) = exit_state {
+            self.at_exit(&st);
+        }
+        let base = out.copies.len();
+        for mut c in std::mem::take(&mut self.copies) {
+            c.consumed = self.consumed.contains(&c.key);
+            out.copies.push(c);
+        }
+        for mut f in std::mem::take(&mut self.facts) {
+            match &mut f.kind {
+                FactKind::RedundantCopy { copy }
+                | FactKind::UnchangedCopyOut { copy }
+                | FactKind::UnusedCopyIn { copy } => *copy += base,
+                FactKind::RoundTrip { copy, previous } => {
+                    *copy += base;
+                    *previous += base;
+                }
+                _ => {}
+            }
+            out.facts.push(f);
+        }
+        out.mappings.append(&mut self.mappings);
+        out.accesses.append(&mut self.accesses);
+    }
+
+    fn at_exit(&mut self, st: &State) {
+        let is_main = self.func.name == "main";
+        for (i, s) in st.iter().enumerate() {
+            let Some(d) = s.entered else { continue };
+            if !s.counts.may_be_present() {
+                continue;
+            }
+            let local = match &self.objects[i] {
+                Object::Var(v) => self.module.var(*v).storage == Storage::Local,
+                Object::Member(_) => false,
+            };
+            if !(local || is_main) {
+                continue;
+            }
+            let dspan = self.module.directive(d).directive.span;
+            let stmt = self.dir_stmt(d);
+            self.fact(
+                i,
+                dspan,
+                stmt,
+                s.counts.must_be_present(),
+                s,
+                FactKind::NeverExited { dir: d },
+            );
+        }
+    }
+
+    fn dir_stmt(&self, d: DirId) -> StmtId {
+        let span = self.module.directive(d).directive.span;
+        (0..self.func.stmts.len())
+            .map(|i| StmtId(i as u32))
+            .find(|s| {
+                matches!(self.func.stmt(*s).kind, crate::ir::StmtKind::Omp { directive, .. } if directive == d)
+                    || self.func.stmt(*s).span.start == span.start
+            })
+            .unwrap_or(StmtId(0))
+    }
+
+    fn fact(
+        &mut self,
+        obj: usize,
+        span: Span,
+        stmt: StmtId,
+        certain: bool,
+        s: &ObjState,
+        kind: FactKind,
+    ) {
+        if !self.report {
+            return;
+        }
+        let object = self.objects[obj].clone();
+        self.facts.push(Fact {
+            func: self.id,
+            name: object_name(self.module, &object),
+            object,
+            span,
+            stmt,
+            certain,
+            present: s.counts.must_be_present(),
+            kind,
+        });
+    }
+
+    fn block(&mut self, b: usize, st: &mut State) {
+        let loop_id = self.g.blocks[b].loop_id;
+        let host_loop = loop_id.and_then(|l| {
+            self.g
+                .loop_chain(l)
+                .find(|x| self.g.loops[x.0 as usize].exec != Exec::Device)
+        });
+        for ni in 0..self.g.blocks[b].nodes.len() {
+            let node = &self.g.blocks[b].nodes[ni];
+            let (kind, exec, stmt) = (node.kind, node.exec, node.stmt);
+            let fid = self.id.0;
+            let at = move |item: usize, to: bool| -> CopyKey {
+                (fid, b as u32, ni as u32, item as u32, to)
+            };
+            match kind {
+                NodeKind::Enter(d) | NodeKind::Exit(d) | NodeKind::Standalone(d) => {
+                    let dk = self.module.directive(d).directive.kind;
+                    let entering = matches!(kind, NodeKind::Enter(_));
+                    if dk.is_offload_kernel() && exec != Exec::Device {
+                        if entering {
+                            self.enter_kernel(d, st, stmt, host_loop, &at);
+                        } else if matches!(kind, NodeKind::Exit(_)) {
+                            self.exit_kernel(d, st, stmt, host_loop, &at);
+                        }
+                        continue;
+                    }
+                    let Some(items) = self.items.get(&d).cloned() else {
+                        continue;
+                    };
+                    match (dk, kind) {
+                        (DirectiveKind::TargetData, NodeKind::Enter(_))
+                        | (DirectiveKind::TargetEnterData, NodeKind::Standalone(_)) => {
+                            let enter_data = dk == DirectiveKind::TargetEnterData;
+                            for (k, m) in items.maps.iter().enumerate() {
+                                self.enter_item(st, m, d, stmt, host_loop, at(k, true), enter_data);
+                            }
+                        }
+                        (DirectiveKind::TargetData, NodeKind::Exit(_))
+                        | (DirectiveKind::TargetExitData, NodeKind::Standalone(_)) => {
+                            for (k, m) in items.maps.iter().enumerate().rev() {
+                                self.exit_item(st, m, d, stmt, host_loop, at(k, false));
+                            }
+                        }
+                        (DirectiveKind::TargetUpdate, NodeKind::Standalone(_)) => {
+                            for (k, m) in items.motions.iter().enumerate() {
+                                self.motion(st, m, d, stmt, host_loop, at(k, m.to_device));
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                _ => {
+                    let evs = self.events[b][ni].clone();
+                    let on_device = exec == Exec::Device;
+                    let untracked = if on_device {
+                        self.kernel_of(stmt).map(|k| k.untracked.clone())
+                    } else {
+                        None
+                    };
+                    for e in evs {
+                        self.event(st, &e, on_device, stmt, b, untracked.as_ref());
+                    }
+                }
+            }
+        }
+    }
+
+    fn event(
+        &mut self,
+        st: &mut State,
+        e: &Event,
+        on_device: bool,
+        stmt: StmtId,
+        b: usize,
+        untracked: Option<&BTreeSet<usize>>,
+    ) {
+        match e {
+            Event::Access {
+                obj,
+                read,
+                write,
+                span,
+            } => {
+                if untracked.is_some_and(|u| u.contains(obj)) {
+                    return;
+                }
+                self.log(*obj, b, on_device, *read, *write);
+                if on_device {
+                    self.device_access(st, *obj, *read, *write, *span, stmt, true);
+                } else {
+                    self.host_access(st, *obj, *read, *write, *span, stmt, true);
+                }
+            }
+            Event::Call {
+                obj,
+                callee,
+                effect,
+                span,
+                callee_object,
+            } => {
+                if untracked.is_some_and(|u| u.contains(obj)) {
+                    return;
+                }
+                if self.report && !on_device {
+                    if let Some(co) = callee_object {
+                        let mut s = st[*obj].clone();
+                        s.pending_in.clear();
+                        s.last_out = None;
+                        let slot = self.contexts.entry(*callee).or_default();
+                        match slot.get_mut(co) {
+                            Some(x) => x.join(&s),
+                            None => {
+                                slot.insert(co.clone(), s);
+                            }
+                        }
+                    }
+                }
+                let e = effect.at_call_site(on_device);
+                let present = st[*obj].counts.may_be_present();
+                let (hr, hw, kr, kw) = (e.here_read, e.here_write, e.kernel_read, e.kernel_write);
+                self.log(*obj, b, on_device, hr, hw);
+                if on_device {
+                    self.device_access(st, *obj, kr || hr, kw || hw, *span, stmt, true);
+                    return;
+                }
+                self.host_access(st, *obj, hr, hw, *span, stmt, false);
+                if present {
+                    self.log(*obj, b, true, kr, kw);
+                    self.device_access(st, *obj, kr, kw, *span, stmt, false);
+                } else {
+                    // The callee maps the data itself; what its kernels do shows on the host.
+                    self.host_access(st, *obj, kr, kw, *span, stmt, false);
+                }
+            }
+        }
+    }
+
+    fn log(&mut self, obj: usize, b: usize, on_device: bool, read: bool, write: bool) {
+        if self.report && (read || write) {
+            self.accesses.push(AccessEvent {
+                func: self.id,
+                block: BlockId(b as u32),
+                object: self.objects[obj].clone(),
+                on_device,
+                read,
+                write,
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn host_access(
+        &mut self,
+        st: &mut State,
+        obj: usize,
+        read: bool,
+        write: bool,
+        span: Span,
+        stmt: StmtId,
+        report: bool,
+    ) {
+        if !(read || write) {
+            return;
+        }
+        let s = &mut st[obj];
+        s.last_out = None;
+        if read && s.host & STALE != 0 {
+            let why = s.host_why.clone();
+            let certain = s.host == STALE;
+            let snapshot = s.clone();
+            if report {
+                self.fact(
+                    obj,
+                    span,
+                    stmt,
+                    certain,
+                    &snapshot,
+                    FactKind::StaleHostRead { why },
+                );
+            }
+            let s = &mut st[obj];
+            s.host = VALID;
+            s.host_why = None;
+        }
+        let s = &mut st[obj];
+        if write {
+            s.host = VALID;
+            s.host_why = None;
+            if s.counts.may_be_present() {
+                if s.counts.must_be_present() {
+                    s.dev = STALE;
+                    s.dev_why = Some(Why::Write {
+                        at: span,
+                        on_device: false,
+                    });
+                } else {
+                    s.dev |= STALE;
+                    if s.dev_why.is_none() {
+                        s.dev_why = Some(Why::Write {
+                            at: span,
+                            on_device: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn device_access(
+        &mut self,
+        st: &mut State,
+        obj: usize,
+        read: bool,
+        write: bool,
+        span: Span,
+        stmt: StmtId,
+        report: bool,
+    ) {
+        if !(read || write) || st[obj].counts.must_be_zero() {
+            return;
+        }
+        if read {
+            let s = &mut st[obj];
+            let pending = std::mem::take(&mut s.pending_in);
+            if s.dev & STALE != 0 {
+                let why = s.dev_why.clone();
+                let certain = s.dev == STALE && s.counts.must_be_present();
+                let snapshot = s.clone();
+                let kernel = self.kernel_of(stmt).map(|k| k.dir);
+                if let (true, Some(kernel)) = (report, kernel) {
+                    self.fact(
+                        obj,
+                        span,
+                        stmt,
+                        certain,
+                        &snapshot,
+                        FactKind::StaleDeviceRead { why, kernel },
+                    );
+                }
+                let s = &mut st[obj];
+                s.dev = VALID;
+                s.dev_why = None;
+            }
+            if self.report {
+                self.consumed.extend(pending);
+            }
+        }
+        if write {
+            let s = &mut st[obj];
+            s.pending_in.clear();
+            s.dev = VALID;
+            s.dev_why = None;
+            let w = Why::Write {
+                at: span,
+                on_device: true,
+            };
+            if s.counts.must_be_present() {
+                s.host = STALE;
+                s.host_why = Some(w);
+            } else {
+                s.host |= STALE;
+                if s.host_why.is_none() {
+                    s.host_why = Some(w);
+                }
+            }
+        }
+    }
+
+    fn enter_kernel(
+        &mut self,
+        d: DirId,
+        st: &mut State,
+        stmt: StmtId,
+        host_loop: Option<LoopId>,
+        at: &dyn Fn(usize, bool) -> CopyKey,
+    ) {
+        let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
+            return;
+        };
+        let maps: Vec<MapItem> = self.kernels[k]
+            .items
+            .maps
+            .iter()
+            .chain(self.kernels[k].implicit.iter())
+            .cloned()
+            .collect();
+        for (i, m) in maps.iter().enumerate() {
+            self.enter_item(st, m, d, stmt, host_loop, at(i, true), false);
+        }
+        for (obj, span) in self.kernels[k].pointers.clone() {
+            let s = st[obj].clone();
+            if s.counts.may_be_zero() {
+                self.fact(
+                    obj,
+                    span,
+                    stmt,
+                    s.counts.must_be_zero(),
+                    &s,
+                    FactKind::Unmapped { kernel: d },
+                );
+            }
+        }
+    }
+
+    fn exit_kernel(
+        &mut self,
+        d: DirId,
+        st: &mut State,
+        stmt: StmtId,
+        host_loop: Option<LoopId>,
+        at: &dyn Fn(usize, bool) -> CopyKey,
+    ) {
+        let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
+            return;
+        };
+        let maps: Vec<MapItem> = self.kernels[k]
+            .items
+            .maps
+            .iter()
+            .chain(self.kernels[k].implicit.iter())
+            .cloned()
+            .collect();
+        for (i, m) in maps.iter().enumerate().rev() {
+            self.exit_item(st, m, d, stmt, host_loop, at(i, false));
+        }
+        let kspan = self.kernels[k].span;
+        for (obj, write) in self.kernels[k].lost.clone() {
+            let s = &mut st[obj];
+            s.host = STALE;
+            s.host_why = Some(Why::LostScalar {
+                write,
+                kernel: kspan,
+            });
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn record_copy(
+        &mut self,
+        key: CopyKey,
+        d: DirId,
+        object: &Object,
+        item: Span,
+        text: &str,
+        map_type: Option<MapType>,
+        implicit: bool,
+        kind: CopyKind,
+        bytes: Option<u64>,
+        certain: bool,
+        in_loop: Option<LoopId>,
+    ) -> usize {
+        if let Some(i) = self.copies.iter().position(|c| c.key == key) {
+            return i;
+        }
+        self.copies.push(Copy {
+            key,
+            func: self.id,
+            dir: d,
+            object: object.clone(),
+            item,
+            item_text: text.to_string(),
+            map_type,
+            implicit,
+            to_device: key.4,
+            kind,
+            bytes,
+            certain,
+            in_loop,
+            consumed: false,
+        });
+        self.copies.len() - 1
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn enter_item(
+        &mut self,
+        st: &mut State,
+        m: &MapItem,
+        d: DirId,
+        stmt: StmtId,
+        in_loop: Option<LoopId>,
+        key: CopyKey,
+        enter_data: bool,
+    ) {
+        let Some(&obj) = self.index.get(&m.object) else {
+            return;
+        };
+        let s = st[obj].clone();
+        let (may0, may_p) = (s.counts.may_be_zero(), s.counts.may_be_present());
+        let copies = matches!(m.map_type, MapType::To | MapType::ToFrom);
+        let implicit = m.clause == self.module.directive(d).directive.span;
+        if self.report {
+            self.mappings.push(Mapping {
+                func: self.id,
+                dir: d,
+                item: m.clone(),
+                allocates: may0,
+                in_loop,
+            });
+        }
+        let mut dev = 0;
+        let mut dev_why = None;
+        if may0 {
+            if copies {
+                dev |= s.host;
+                dev_why = s.host_why.clone();
+            } else {
+                dev |= STALE;
+                dev_why = Some(Why::Alloc { item: m.span });
+            }
+        }
+        if may_p {
+            if copies && m.always {
+                dev |= s.host;
+            } else {
+                dev |= s.dev;
+                dev_why = dev_why.or(s.dev_why.clone());
+            }
+        }
+        let happens = copies && (may0 || m.always);
+        let mut next = s.clone();
+        if happens {
+            let certain = s.counts.must_be_zero() || m.always;
+            if self.report {
+                let c = self.record_copy(
+                    key,
+                    d,
+                    &m.object,
+                    m.span,
+                    &m.text,
+                    Some(m.map_type),
+                    implicit,
+                    CopyKind::Entry,
+                    m.bytes,
+                    certain,
+                    in_loop,
+                );
+                if !may0 && s.dev == VALID {
+                    self.fact(
+                        obj,
+                        m.span,
+                        stmt,
+                        true,
+                        &s,
+                        FactKind::RedundantCopy { copy: c },
+                    );
+                } else if let (Some(prev), true) = (s.last_out, certain) {
+                    if let Some(p) = self.copies.iter().position(|c| c.key == prev) {
+                        self.fact(
+                            obj,
+                            m.span,
+                            stmt,
+                            true,
+                            &s,
+                            FactKind::RoundTrip {
+                                copy: c,
+                                previous: p,
+                            },
+                        );
+                    }
+                }
+            }
+            if certain {
+                next.pending_in = [key].into_iter().collect();
+            } else {
+                next.pending_in.insert(key);
+            }
+        }
+        next.dev = dev;
+        next.dev_why = if dev & STALE != 0 { dev_why } else { None };
+        next.counts = s.counts.inc();
+        if enter_data {
+            next.entered = Some(d);
+        }
+        st[obj] = next;
+    }
+
+    fn exit_item(
+        &mut self,
+        st: &mut State,
+        m: &MapItem,
+        d: DirId,
+        stmt: StmtId,
+        in_loop: Option<LoopId>,
+        key: CopyKey,
+    ) {
+        let Some(&obj) = self.index.get(&m.object) else {
+            return;
+        };
+        let s = st[obj].clone();
+        let after = match m.map_type {
+            MapType::Delete => Counts::ZERO,
+            _ => s.counts.dec(),
+        };
+        let copies = matches!(m.map_type, MapType::From | MapType::ToFrom);
+        let (may0, may_p) = (after.may_be_zero(), after.may_be_present());
+        let happens = copies && (may0 || m.always);
+        let certain = after.must_be_zero() || m.always;
+        let implicit = m.clause == self.module.directive(d).directive.span;
+        let mut next = s.clone();
+        let mut host = 0;
+        let mut host_why = None;
+        if happens {
+            if self.report {
+                let c = self.record_copy(
+                    key,
+                    d,
+                    &m.object,
+                    m.span,
+                    &m.text,
+                    Some(m.map_type),
+                    implicit,
+                    CopyKind::Exit,
+                    m.bytes,
+                    certain,
+                    in_loop,
+                );
+                if s.host == VALID && s.dev == VALID {
+                    self.fact(
+                        obj,
+                        m.span,
+                        stmt,
+                        certain,
+                        &s,
+                        FactKind::UnchangedCopyOut { copy: c },
+                    );
+                }
+            }
+            host |= s.dev;
+            host_why = s.dev_why.clone();
+            next.last_out = certain.then_some(key);
+        }
+        if !certain || !happens {
+            host |= s.host;
+            host_why = host_why.or(s.host_why.clone());
+            if s.host & STALE != 0 {
+                if copies && may_p && !m.always {
+                    host_why = Some(Why::NoCopyBack { item: m.span });
+                } else if !copies && may0 {
+                    if let Some(Why::Write {
+                        at,
+                        on_device: true,
+                    }) = s.host_why
+                    {
+                        host_why = Some(Why::Dropped {
+                            item: m.span,
+                            write: at,
+                        });
+                    }
+                }
+            }
+        }
+        next.host = host;
+        next.host_why = if host & STALE != 0 { host_why } else { None };
+        if after.must_be_zero() {
+            next.dev = STALE;
+            next.dev_why = None;
+            next.pending_in.clear();
+            next.entered = None;
+        } else if may0 {
+            next.dev |= STALE;
+        }
+        next.counts = after;
+        st[obj] = next;
+    }
+
+    fn motion(
+        &mut self,
+        st: &mut State,
+        m: &MotionItem,
+        d: DirId,
+        stmt: StmtId,
+        in_loop: Option<LoopId>,
+        key: CopyKey,
+    ) {
+        let Some(&obj) = self.index.get(&m.object) else {
+            return;
+        };
+        let s = st[obj].clone();
+        if s.counts.must_be_zero() {
+            self.fact(
+                obj,
+                m.span,
+                stmt,
+                true,
+                &s,
+                FactKind::UpdateNotPresent { dir: d },
+            );
+            return;
+        }
+        let certain = s.counts.must_be_present();
+        let mut next = s.clone();
+        if self.report {
+            let c = self.record_copy(
+                key,
+                d,
+                &m.object,
+                m.span,
+                &m.text,
+                None,
+                false,
+                CopyKind::Update,
+                m.bytes,
+                certain,
+                in_loop,
+            );
+            // Both copies agree already, whichever way it copies.
+            let redundant = s.dev == VALID && s.host == VALID;
+            if redundant && certain {
+                self.fact(
+                    obj,
+                    m.span,
+                    stmt,
+                    true,
+                    &s,
+                    FactKind::RedundantCopy { copy: c },
+                );
+            } else if let (true, Some(prev), true) = (m.to_device, s.last_out, certain) {
+                if let Some(p) = self.copies.iter().position(|c| c.key == prev) {
+                    self.fact(
+                        obj,
+                        m.span,
+                        stmt,
+                        true,
+                        &s,
+                        FactKind::RoundTrip {
+                            copy: c,
+                            previous: p,
+                        },
+                    );
+                }
+            }
+        }
+        if m.to_device {
+            next.dev = if certain { s.host } else { s.host | s.dev };
+            next.dev_why = s.host_why.clone().or(s.dev_why.clone());
+            if next.dev & STALE == 0 {
+                next.dev_why = None;
+            }
+            if certain {
+                next.pending_in = [key].into_iter().collect();
+            } else {
+                next.pending_in.insert(key);
+            }
+        } else {
+            next.host = if certain { s.dev } else { s.dev | s.host };
+            next.host_why = s.dev_why.clone().or(s.host_why.clone());
+            if next.host & STALE == 0 {
+                next.host_why = None;
+            }
+            next.last_out = certain.then_some(key);
+        }
+        st[obj] = next;
+    }
+}
+
+/// A `do` loop, or a `for` loop whose bounds are constants with at least one iteration.
+fn runs_once(module: &Module, func: &Function, l: &crate::ir::cfg::Loop) -> bool {
+    l.kind == crate::ir::cfg::LoopKind::Do || constant_trips(module, func, l.stmt).is_some()
+}
+
+fn implicit_item(
+    o: &Object,
+    name: String,
+    info: &crate::ir::DirectiveInfo,
+    size: Option<u64>,
+) -> MapItem {
+    MapItem {
+        object: o.clone(),
+        text: name,
+        span: info.directive.name_span,
+        clause: info.directive.span,
+        clause_items: 0,
+        map_type: MapType::ToFrom,
+        always: false,
+        section: None,
+        bytes: size,
+    }
+}

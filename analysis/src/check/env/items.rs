@@ -1,0 +1,206 @@
+//! What a directive's clauses name: map items with their map types and modifiers, motion
+//! items of `target update`, and the objects other data-sharing clauses take out of the
+//! implicit rules.
+
+use crate::ir::{BindingTarget, DirId, Module, Span, TypeKind};
+use crate::pragma::{Accessor, ClauseKind, Expr, ExprKind, ListItem, MapModifier, MapType};
+use crate::semantics::symbolic::Poly;
+use crate::semantics::validity::Object;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MapItem {
+    pub object: Object,
+    /// The item as written (`a[0:n]`).
+    pub text: String,
+    pub span: Span,
+    /// The whole `map(...)` clause, and how many items it has.
+    pub clause: Span,
+    pub clause_items: usize,
+    pub map_type: MapType,
+    pub always: bool,
+    /// The first array section: lower bound and length as written.
+    pub section: Option<(Option<Expr>, Option<Expr>)>,
+    pub bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug)]
+pub struct MotionItem {
+    pub object: Object,
+    pub text: String,
+    pub span: Span,
+    pub to_device: bool,
+    pub bytes: Option<u64>,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct DirectiveItems {
+    pub maps: Vec<MapItem>,
+    pub motions: Vec<MotionItem>,
+    /// Objects in `firstprivate`, `private`, `is_device_ptr`, `has_device_addr`, `reduction`
+    /// and the like: not subject to the implicit map rules.
+    pub other: Vec<Object>,
+    /// Objects in a `reduction` clause of the directive itself.
+    pub reductions: Vec<Object>,
+    /// Objects in `private` or `firstprivate` clauses.
+    pub private: Vec<Object>,
+    /// Objects in `firstprivate` clauses.
+    pub firstprivate: Vec<Object>,
+    /// `defaultmap(tofrom: scalar)` (or `defaultmap(tofrom)`): scalars are mapped, not
+    /// firstprivate.
+    pub scalars_mapped: bool,
+}
+
+/// The object a list item names, if it names one omplens follows.
+fn object_of(module: &Module, target: &BindingTarget, item: &ListItem) -> Option<Object> {
+    match target {
+        BindingTarget::Var(v) => Some(Object::Var(*v)),
+        BindingTarget::Member => Some(Object::Member(item.base.name.clone())),
+        BindingTarget::This => match item.path.first() {
+            Some(Accessor::Member { name, .. }) => Some(Object::Member(name.name.clone())),
+            _ => None,
+        },
+        BindingTarget::Unresolved => {
+            let _ = module;
+            None
+        }
+    }
+}
+
+pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveItems {
+    let info = module.directive(dir);
+    let d = &info.directive;
+    let mut out = DirectiveItems::default();
+    for (k, (clause, item)) in d.clause_items().enumerate() {
+        let Some(binding) = info.bindings.get(k) else {
+            continue;
+        };
+        let Some(object) = object_of(module, &binding.target, item) else {
+            continue;
+        };
+        let text = source
+            .get(item.span.start as usize..item.span.end as usize)
+            .unwrap_or(&item.base.name)
+            .to_string();
+        let bytes = item_bytes(module, &object, item);
+        match &clause.kind {
+            ClauseKind::Map {
+                modifiers,
+                map_type,
+                items,
+            } => out.maps.push(MapItem {
+                object,
+                text,
+                span: item.span,
+                clause: clause.span,
+                clause_items: items.len(),
+                map_type: map_type.unwrap_or(MapType::ToFrom),
+                always: modifiers.contains(&MapModifier::Always),
+                section: item.sections().next().map(|s| match s {
+                    Accessor::Section { lower, length, .. } => (lower.clone(), length.clone()),
+                    _ => (None, None),
+                }),
+                bytes,
+            }),
+            ClauseKind::To { .. } | ClauseKind::From { .. } => out.motions.push(MotionItem {
+                object,
+                text,
+                span: item.span,
+                to_device: matches!(clause.kind, ClauseKind::To { .. }),
+                bytes,
+            }),
+            ClauseKind::Reduction { .. } => {
+                out.reductions.push(object.clone());
+                out.other.push(object);
+            }
+            ClauseKind::Private(_) => {
+                out.private.push(object.clone());
+                out.other.push(object);
+            }
+            ClauseKind::Firstprivate(_) => {
+                out.private.push(object.clone());
+                out.firstprivate.push(object.clone());
+                out.other.push(object);
+            }
+            _ => out.other.push(object),
+        }
+    }
+    for c in &d.clauses {
+        if let ClauseKind::Defaultmap { behavior, category } = &c.kind {
+            let b = behavior.as_str();
+            let cat = category.map(|c| c.as_str());
+            if matches!(b, "tofrom" | "to" | "from" | "alloc")
+                && matches!(cat, None | Some("scalar") | Some("all"))
+            {
+                out.scalars_mapped = true;
+            }
+        }
+    }
+    out
+}
+
+/// Bytes a list item covers, when its extent is a constant.
+fn item_bytes(module: &Module, object: &Object, item: &ListItem) -> Option<u64> {
+    let Object::Var(v) = object else { return None };
+    let ty = module.var(*v).ty.referent();
+    let section = item.sections().next();
+    match (section, &ty.kind) {
+        (None, TypeKind::Pointer(_)) => None,
+        (None, _) => ty.size,
+        (Some(Accessor::Section { lower, length, .. }), kind) => {
+            let elem = match kind {
+                TypeKind::Pointer(t) => t.size?,
+                TypeKind::Array { element, len } => match length {
+                    None => {
+                        let lo = lower.as_ref().map_or(Some(0), const_value)?;
+                        return len
+                            .map(|n| (n as i64 - lo).max(0) as u64)
+                            .zip(element.size)
+                            .map(|(n, e)| n * e);
+                    }
+                    Some(_) => element.size?,
+                },
+                _ => return None,
+            };
+            let n = const_value(length.as_ref()?)?;
+            Some(n.max(0) as u64 * elem)
+        }
+        _ => None,
+    }
+}
+
+/// The value of a constant integer expression.
+pub fn const_value(e: &Expr) -> Option<i64> {
+    poly(e)?.as_const()
+}
+
+/// A pragma expression as a polynomial over the names it uses (`n - 1`, `nx * ny`).
+pub fn poly(e: &Expr) -> Option<Poly> {
+    use crate::pragma::BinaryOp;
+    match &e.kind {
+        ExprKind::Int(t) => {
+            let digits: String = t.trim_end_matches(['u', 'U', 'l', 'L']).to_string();
+            let v = if let Some(h) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                i64::from_str_radix(h, 16).ok()?
+            } else {
+                digits.parse().ok()?
+            };
+            Some(Poly::constant(v))
+        }
+        ExprKind::Ident(n) => Some(Poly::atom(n)),
+        ExprKind::Paren(e) => poly(e),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (poly(a)?, poly(b)?);
+            match op {
+                BinaryOp::Add => Some(a.add(&b)),
+                BinaryOp::Sub => Some(a.sub(&b)),
+                BinaryOp::Mul => Some(a.mul(&b)),
+                BinaryOp::Div => a.div(b.as_const()?),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,328 @@
+//! The device data environment (OpenMP 5.2 §5.8), interpreted over each host function's
+//! AST-CFG: a present table with reference counts per object, combined with host/device
+//! validity (OMPDart's definition: a copy is valid when it was last written in its space, or
+//! copied from a valid one).
+//!
+//! Per function, a forward data flow to a fixed point, then one pass that records facts. A
+//! function's entry state is the join of its callers' states at the calls (data a caller
+//! mapped is present in the callee); roots start with nothing mapped. At a call, what the
+//! callee's kernels do to data the caller has mapped happens on the device; to data it has
+//! not mapped, the callee maps it itself and the effect is seen on the host.
+
+mod events;
+pub mod items;
+pub mod state;
+
+use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
+use crate::ir::{device, DirId, FuncId, Module, Span, StmtId, TypeKind};
+use crate::pragma::MapType;
+use crate::semantics::effects::{self, Summary};
+pub use crate::semantics::validity::Object;
+use items::MapItem;
+use state::ObjState;
+use std::collections::{BTreeMap, HashMap};
+
+/// Identifies one copy: function, block, node, item, direction.
+pub type CopyKey = (u32, u32, u32, u32, bool);
+
+/// Why a copy may be stale.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Why {
+    /// Written in the other space (the write's span).
+    Write { at: Span, on_device: bool },
+    /// A region ended without copying the device's writes back (the map item, the write).
+    Dropped { item: Span, write: Span },
+    /// `from`/`tofrom` on exit did not copy: the data was still mapped (count above zero).
+    NoCopyBack { item: Span },
+    /// Mapped without a copy (`alloc`, `from`): the device memory holds nothing yet.
+    Alloc { item: Span },
+    /// A kernel wrote a scalar that was `firstprivate` (implicitly or not).
+    LostScalar { write: Span, kernel: Span },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum FactKind {
+    StaleHostRead {
+        why: Option<Why>,
+    },
+    StaleDeviceRead {
+        why: Option<Why>,
+        kernel: DirId,
+    },
+    /// Pointer data used by a kernel while not present.
+    Unmapped {
+        kernel: DirId,
+    },
+    NeverExited {
+        dir: DirId,
+    },
+    UpdateNotPresent {
+        dir: DirId,
+    },
+    /// A copy whose destination was already valid (index into [`Facts::copies`]).
+    RedundantCopy {
+        copy: usize,
+    },
+    /// A copy to the device of data copied to the host with no host access since.
+    RoundTrip {
+        copy: usize,
+        previous: usize,
+    },
+    UnusedCopyIn {
+        copy: usize,
+    },
+    UnchangedCopyOut {
+        copy: usize,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Fact {
+    pub func: FuncId,
+    pub object: Object,
+    /// How the program names the object (`a`, `this->x`).
+    pub name: String,
+    pub span: Span,
+    /// The statement where it happens (the read's statement, the directive's statement).
+    pub stmt: StmtId,
+    /// On every path (otherwise only on some).
+    pub certain: bool,
+    /// The object is mapped (count above zero) on every path reaching this point.
+    pub present: bool,
+    pub kind: FactKind,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CopyKind {
+    /// Entering a region or `target enter data`.
+    Entry,
+    /// Leaving a region or `target exit data`.
+    Exit,
+    Update,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Copy {
+    pub key: CopyKey,
+    pub func: FuncId,
+    pub dir: DirId,
+    pub object: Object,
+    /// The list item (for implicit maps, the directive's name).
+    pub item: Span,
+    pub item_text: String,
+    pub map_type: Option<MapType>,
+    pub implicit: bool,
+    pub to_device: bool,
+    pub kind: CopyKind,
+    pub bytes: Option<u64>,
+    /// Happens whenever the directive runs (the count is certainly zero, or `always`).
+    pub certain: bool,
+    /// Innermost host loop around the directive.
+    pub in_loop: Option<LoopId>,
+    /// A device read (for copies in) or host read (out) used it on some path.
+    pub consumed: bool,
+}
+
+/// A map item entered at a directive (for the loop rules).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mapping {
+    pub func: FuncId,
+    pub dir: DirId,
+    pub item: MapItem,
+    /// The count may be zero on entry: device memory is allocated here.
+    pub allocates: bool,
+    pub in_loop: Option<LoopId>,
+}
+
+/// An access (for the loop rules): object, space, read, write, at a block of a function.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AccessEvent {
+    pub func: FuncId,
+    pub block: BlockId,
+    pub object: Object,
+    pub on_device: bool,
+    pub read: bool,
+    pub write: bool,
+}
+
+/// Everything the rules read.
+pub struct Facts {
+    pub facts: Vec<Fact>,
+    pub copies: Vec<Copy>,
+    pub mappings: Vec<Mapping>,
+    pub accesses: Vec<AccessEvent>,
+    pub cfgs: Vec<Option<Cfg>>,
+    pub execs: Vec<Exec>,
+}
+
+impl Facts {
+    /// Host loop `l` of `func` and every loop inside it contain `block`.
+    pub fn in_loop(&self, func: FuncId, l: LoopId, block: BlockId) -> bool {
+        let Some(g) = &self.cfgs[func.0 as usize] else {
+            return false;
+        };
+        g.block(block)
+            .loop_id
+            .is_some_and(|b| g.loop_chain(b).any(|x| x == l))
+    }
+
+    /// Accesses of `object` inside loop `l` of `func`.
+    pub fn accesses_in_loop<'a>(
+        &'a self,
+        func: FuncId,
+        l: LoopId,
+        object: &'a Object,
+    ) -> impl Iterator<Item = &'a AccessEvent> + 'a {
+        self.accesses.iter().filter(move |a| {
+            a.func == func && &a.object == object && self.in_loop(func, l, a.block)
+        })
+    }
+}
+
+/// Interprets every host function of `module`.
+pub fn interpret(module: &Module, source: &str) -> Facts {
+    let execs = device::classify(module);
+    let cfgs = cfg::build_all(module, &execs);
+    let sums = effects::summarize_with(module, &cfgs);
+    let mut facts = Facts {
+        facts: Vec::new(),
+        copies: Vec::new(),
+        mappings: Vec::new(),
+        accesses: Vec::new(),
+        cfgs: Vec::new(),
+        execs: execs.clone(),
+    };
+    let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
+    for id in host_order(module, &execs) {
+        let Some(g) = cfgs[id.0 as usize].as_ref() else {
+            continue;
+        };
+        if module.function(id).not_analysed.is_some() {
+            continue;
+        }
+        let entry = contexts.remove(&id).unwrap_or_default();
+        let mut f = events::FnInterp::new(module, source, id, g, &sums, entry);
+        f.run(&mut facts);
+        for (callee, ctx) in f.take_contexts() {
+            let slot = contexts.entry(callee).or_default();
+            for (o, st) in ctx {
+                match slot.get_mut(&o) {
+                    Some(s) => s.join(&st),
+                    None => {
+                        slot.insert(o, st);
+                    }
+                }
+            }
+        }
+    }
+    for (i, c) in facts.copies.iter().enumerate() {
+        if c.to_device && !c.consumed {
+            let span = c.item;
+            facts.facts.push(Fact {
+                func: c.func,
+                object: c.object.clone(),
+                name: c.item_text.clone(),
+                span,
+                stmt: module.function(c.func).body.unwrap_or(StmtId(0)),
+                certain: c.certain,
+                present: false,
+                kind: FactKind::UnusedCopyIn { copy: i },
+            });
+        }
+    }
+    facts.cfgs = cfgs;
+    facts
+}
+
+/// Host functions with bodies, callers before callees (roots first; cycles broken in
+/// declaration order).
+fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
+    let sites = device::call_sites(module);
+    let n = module.functions.len();
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    for s in sites
+        .iter()
+        .filter(|s| !s.in_kernel && s.caller != s.callee)
+    {
+        callers[s.callee.0 as usize].push(s.caller.0 as usize);
+    }
+    let host = |i: usize| module.functions[i].has_body && execs[i].on_host();
+    let mut done = vec![false; n];
+    let mut out = Vec::new();
+    loop {
+        let mut progress = false;
+        for i in 0..n {
+            if done[i] || !host(i) {
+                continue;
+            }
+            if callers[i].iter().all(|&c| done[c] || !host(c) || c == i) {
+                done[i] = true;
+                out.push(FuncId(i as u32));
+                progress = true;
+            }
+        }
+        if !progress {
+            // A cycle: take the first function left.
+            match (0..n).find(|&i| !done[i] && host(i)) {
+                Some(i) => {
+                    done[i] = true;
+                    out.push(FuncId(i as u32));
+                }
+                None => break,
+            }
+        }
+    }
+    out
+}
+
+/// The printable name of an object.
+pub fn object_name(module: &Module, o: &Object) -> String {
+    match o {
+        Object::Var(v) => module.var(*v).name.clone(),
+        Object::Member(m) => format!("this->{m}"),
+    }
+}
+
+/// Whether a variable's type makes it a scalar for the implicit rules (not a pointer, array
+/// or record).
+pub fn is_scalar_var(module: &Module, o: &Object) -> bool {
+    match o {
+        Object::Var(v) => {
+            let t = module.var(*v).ty.referent();
+            !matches!(
+                t.kind,
+                TypeKind::Pointer(_) | TypeKind::Array { .. } | TypeKind::Record(_)
+            )
+        }
+        Object::Member(_) => false,
+    }
+}
+
+/// Iterations of `for (i = a; i < b; ...)` (or `<=`) with constant bounds, when there is at
+/// least one.
+pub fn constant_trips(module: &Module, func: &crate::ir::Function, stmt: StmtId) -> Option<u64> {
+    use crate::ir::{BinaryOp, ExprKind, StmtKind};
+    use crate::semantics::symbolic::Poly;
+    let StmtKind::For(fl) = &func.stmt(stmt).kind else {
+        return None;
+    };
+    let (iv, cond) = (fl.induction?, fl.cond?);
+    let value = |e| Poly::from_expr(module, func, e).and_then(|p| p.as_const());
+    let start = fl.init.and_then(|s| match &func.stmt(s).kind {
+        StmtKind::Decl(ds) => ds
+            .iter()
+            .find(|(v, _)| *v == iv)
+            .and_then(|(_, e)| e.and_then(value)),
+        StmtKind::Expr(e) => match &func.expr(*e).kind {
+            ExprKind::Assign(None, _, rhs) => value(*rhs),
+            _ => None,
+        },
+        _ => None,
+    })?;
+    let end = match &func.expr(cond).kind {
+        ExprKind::Binary(BinaryOp::Lt, _, rhs) => value(*rhs),
+        ExprKind::Binary(BinaryOp::Le, _, rhs) => value(*rhs).map(|v| v + 1),
+        _ => None,
+    }?;
+    (end > start).then(|| (end - start) as u64)
+}

@@ -1,0 +1,125 @@
+//! The abstract state of one object at a program point: which reference counts it may have
+//! in the device's present table, whether its host and device copies are valid, and the
+//! bookkeeping the waste rules need.
+
+use super::{CopyKey, Why};
+use crate::ir::DirId;
+use std::collections::BTreeSet;
+
+/// May-valid / may-stale bits of one copy.
+pub const VALID: u8 = 1;
+pub const STALE: u8 = 2;
+
+/// Possible reference counts as a bit set: bit k for count k (k < 4), bit 4 for "4 or more".
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counts(pub u8);
+
+impl Counts {
+    pub const ZERO: Counts = Counts(1);
+    /// Present with an unknown count (data a caller mapped).
+    pub const SOME: Counts = Counts(0b11110);
+
+    pub fn may_be_zero(self) -> bool {
+        self.0 & 1 != 0
+    }
+    pub fn must_be_zero(self) -> bool {
+        self.0 == 1
+    }
+    pub fn may_be_present(self) -> bool {
+        self.0 & !1 != 0
+    }
+    pub fn must_be_present(self) -> bool {
+        self.0 != 0 && !self.may_be_zero()
+    }
+    pub fn inc(self) -> Counts {
+        let many = self.0 & 0b11000 != 0;
+        Counts(((self.0 << 1) & 0b11110) | if many { 0b10000 } else { 0 })
+    }
+    /// One release; a count already zero stays zero.
+    pub fn dec(self) -> Counts {
+        let mut c = (self.0 >> 1) | (self.0 & 1);
+        if self.0 & 0b10000 != 0 {
+            c |= 0b11000;
+        }
+        Counts(c)
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ObjState {
+    pub counts: Counts,
+    pub host: u8,
+    pub dev: u8,
+    /// Why the host copy may be stale (the first reason seen).
+    pub host_why: Option<Why>,
+    pub dev_why: Option<Why>,
+    /// A `target enter data` that mapped it and no exit has released it yet.
+    pub entered: Option<DirId>,
+    /// Copies to the device that no device read has used yet.
+    pub pending_in: BTreeSet<CopyKey>,
+    /// The last copy to the host, on every path, with no host access since.
+    pub last_out: Option<CopyKey>,
+}
+
+impl ObjState {
+    /// Nothing on the device; the host copy valid.
+    pub fn unmapped() -> ObjState {
+        ObjState {
+            counts: Counts::ZERO,
+            host: VALID,
+            dev: STALE,
+            host_why: None,
+            dev_why: None,
+            entered: None,
+            pending_in: BTreeSet::new(),
+            last_out: None,
+        }
+    }
+
+    /// Joins the state of another path into this one.
+    pub fn join(&mut self, o: &ObjState) {
+        self.counts = Counts(self.counts.0 | o.counts.0);
+        self.host |= o.host;
+        self.dev |= o.dev;
+        if self.host_why.is_none() {
+            self.host_why = o.host_why.clone();
+        }
+        if self.dev_why.is_none() {
+            self.dev_why = o.dev_why.clone();
+        }
+        if self.entered.is_none() {
+            self.entered = o.entered;
+        }
+        self.pending_in.extend(o.pending_in.iter().copied());
+        if self.last_out != o.last_out {
+            self.last_out = None;
+        }
+    }
+}
+
+/// One state per tracked object.
+pub type State = Vec<ObjState>;
+
+pub fn join_into(into: &mut State, from: &State) {
+    for (a, b) in into.iter_mut().zip(from) {
+        a.join(b);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_move_up_and_down() {
+        let c = Counts::ZERO.inc();
+        assert!(c.must_be_present());
+        assert!(c.inc().dec().must_be_present());
+        assert!(c.dec().must_be_zero());
+        let many = c.inc().inc().inc().inc();
+        assert!(many.dec().must_be_present());
+        let maybe = Counts(Counts::ZERO.0 | c.0);
+        assert!(maybe.may_be_zero() && maybe.may_be_present());
+        assert!(Counts::ZERO.dec().must_be_zero());
+    }
+}

@@ -1,0 +1,86 @@
+//! `omplens check`: judge the data mappings a programmer wrote (OmpSan's errors, OmpMemOpt's
+//! and OMPDart's waste).
+//!
+//! [`env`] interprets each host function over its AST-CFG with an abstract device data
+//! environment (present table with reference counts, host/device validity) and records what
+//! happens ([`env::Fact`]); each rule in [`rules`] turns facts into [`Finding`]s. A rule is one
+//! file with its documentation page beside it (`omplens explain CODE`).
+
+//TMP pub mod config;
+pub mod env;
+mod fixes;
+pub mod rules;
+//TMP pub mod suppress;
+
+use crate::ir::{Module, Span};
+pub use crate::plan::rewrite::TextEdit;
+
+/// How serious a finding is, as editors and SARIF name it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+    Info,
+    Hint,
+}
+
+impl Severity {
+    pub fn name(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+            Severity::Info => "info",
+            Severity::Hint => "hint",
+        }
+    }
+}
+
+/// A secondary location of a finding: the write that made data stale, the clause that did not
+/// copy, the kernel that reads.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    pub span: Span,
+    pub message: String,
+}
+
+/// A fix: edits of the checked file (byte offsets, non-overlapping) that together resolve the
+/// finding.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub title: String,
+    pub edits: Vec<TextEdit>,
+}
+
+/// How often a copy happens: once per iteration of loops with this many iterations in all.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Multiplier {
+    pub times: u64,
+    /// The trip count is a guess (a loop bound that is not a constant).
+    pub estimated: bool,
+}
+
+/// One diagnostic of `omplens check`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// Stable code, e.g. `OMP101` (see [`rules::RULES`]).
+    pub code: &'static str,
+    pub severity: Severity,
+    /// Primary range (byte offsets in the main file).
+    pub span: Span,
+    pub message: String,
+    pub related: Vec<Related>,
+    pub fixes: Vec<Fix>,
+    /// Bytes moved per occurrence, when the extent is known.
+    pub bytes: Option<u64>,
+    pub multiplier: Option<Multiplier>,
+}
+
+/// Every finding of `module` (lowered from `source`), in source order, before suppressions
+/// and configuration are applied.
+pub fn check(module: &Module, source: &str) -> Vec<Finding> {
+    let facts = env::interpret(module, source);
+    let mut out = rules::run(module, source, &facts);
+    out.sort_by(|a, b| (a.span.start, a.code, a.span.end).cmp(&(b.span.start, b.code, b.span.end)));
+    out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    out
+}

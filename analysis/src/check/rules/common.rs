@@ -1,0 +1,160 @@
+//! Helpers the rules share: building findings, naming lines, finding how the program writes
+//! an object in a clause.
+
+use super::{rule, Context};
+use crate::check::env::{Fact, Object, Why};
+use crate::check::{Finding, Related, Severity};
+use crate::ir::{FuncId, Span};
+
+/// A finding of rule `code`: its own severity when `certain`, else a warning.
+pub fn finding(code: &'static str, certain: bool, span: Span, message: String) -> Finding {
+    let r = rule(code);
+    let severity = if certain || r.severity > Severity::Warning {
+        r.severity
+    } else {
+        Severity::Warning
+    };
+    Finding {
+        code,
+        severity,
+        span,
+        message,
+        related: Vec::new(),
+        fixes: Vec::new(),
+        bytes: None,
+        multiplier: None,
+    }
+}
+
+pub fn line(cx: &Context, span: Span) -> u32 {
+    cx.module.line_col(span.start).0
+}
+
+/// "on every path" / "on some paths".
+pub fn paths(certain: bool) -> &'static str {
+    if certain {
+        ""
+    } else {
+        " on some paths"
+    }
+}
+
+/// The text a clause uses for `object` in `func` (a map item as the program wrote it, e.g.
+/// `a[0:n]`), or its name for arrays and scalars.
+pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Option<String> {
+    if let Some(m) =
+        cx.facts.mappings.iter().find(|m| {
+            m.func == func && &m.item.object == object && m.item.clause != Span::default()
+        })
+    {
+        if !m.item.text.is_empty() {
+            return Some(m.item.text.clone());
+        }
+    }
+    match object {
+        Object::Var(v) if cx.module.var(*v).ty.is_pointer() => None,
+        _ => Some(name.to_string()),
+    }
+}
+
+/// Related locations explaining why a copy is stale.
+pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> {
+    let r = |span: Span, message: String| Related { span, message };
+    match why {
+        Some(Why::Write { at, on_device }) => vec![r(
+            *at,
+            format!(
+                "`{name}` written on the {} here",
+                if *on_device { "device" } else { "host" }
+            ),
+        )],
+        Some(Why::Dropped { item, write }) => vec![
+            r(*write, format!("`{name}` written on the device here")),
+            r(
+                *item,
+                format!(
+                    "the data is unmapped here without a copy back (line {})",
+                    line(cx, *item)
+                ),
+            ),
+        ],
+        Some(Why::NoCopyBack { item }) => vec![r(
+            *item,
+            format!("this copy back does not happen: `{name}` is still mapped by an enclosing region (its reference count does not drop to zero)"),
+        )],
+        Some(Why::Alloc { item }) => vec![r(
+            *item,
+            format!("`{name}` mapped here without copying its data to the device"),
+        )],
+        Some(Why::LostScalar { write, kernel }) => vec![
+            r(*write, format!("`{name}` written on the device here")),
+            r(
+                Span {
+                    start: kernel.start,
+                    end: kernel.start,
+                },
+                format!("`{name}` is firstprivate in this kernel: not named in a map clause"),
+            ),
+        ],
+        None => Vec::new(),
+    }
+}
+
+/// Facts of one kind.
+pub fn facts<'a>(
+    cx: &'a Context,
+    pick: impl Fn(&Fact) -> bool + 'a,
+) -> impl Iterator<Item = &'a Fact> + 'a {
+    cx.facts.facts.iter().filter(move |f| pick(f))
+}
+
+/// Iterations of host loop `l` of `func`: exact for `for (i = a; i < b; ...)` with constant
+/// bounds, else an estimate of 100 (marked as such).
+pub fn trips(cx: &Context, func: FuncId, l: crate::ir::cfg::LoopId) -> crate::check::Multiplier {
+    let guess = crate::check::Multiplier {
+        times: 100,
+        estimated: true,
+    };
+    let Some(g) = cx.facts.cfgs[func.0 as usize].as_ref() else {
+        return guess;
+    };
+    let f = cx.module.function(func);
+    match crate::check::env::constant_trips(cx.module, f, g.loops[l.0 as usize].stmt) {
+        Some(times) => crate::check::Multiplier {
+            times,
+            estimated: false,
+        },
+        None => guess,
+    }
+}
+
+/// "N B per copy" with the multiplier, for messages.
+pub fn cost(bytes: Option<u64>, m: Option<crate::check::Multiplier>) -> String {
+    let b = bytes.map_or("its data".to_string(), |b| format!("{b} B"));
+    match m {
+        Some(m) if m.estimated => {
+            format!("{b} per iteration (about {} iterations assumed)", m.times)
+        }
+        Some(m) => format!("{b} per iteration, {} iterations", m.times),
+        None => b,
+    }
+}
+
+/// The outermost host loop around `l` (itself included) for which `ok` holds, walking out
+/// while it keeps holding.
+pub fn widest_loop(
+    cx: &Context,
+    func: FuncId,
+    l: crate::ir::cfg::LoopId,
+    ok: impl Fn(crate::ir::cfg::LoopId) -> bool,
+) -> Option<crate::ir::cfg::LoopId> {
+    let g = cx.facts.cfgs[func.0 as usize].as_ref()?;
+    let mut best = None;
+    for x in g.loop_chain(l) {
+        if g.loops[x.0 as usize].exec == crate::ir::cfg::Exec::Device || !ok(x) {
+            break;
+        }
+        best = Some(x);
+    }
+    best
+}

@@ -1,0 +1,62 @@
+//! OMP104: a kernel's write to a `firstprivate` scalar is lost; the host reads the old value.
+
+use super::common::{facts, finding, line, paths, why_related};
+use super::Context;
+use crate::check::env::{FactKind, Why};
+use crate::check::{fixes, Finding};
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in facts(cx, |f| {
+        matches!(
+            &f.kind,
+            FactKind::StaleHostRead {
+                why: Some(Why::LostScalar { .. })
+            }
+        )
+    }) {
+        let FactKind::StaleHostRead {
+            why: Some(Why::LostScalar { write, kernel }),
+        } = &f.kind
+        else {
+            continue;
+        };
+        let mut x = finding(
+            "OMP104",
+            f.certain,
+            f.span,
+            format!(
+                "`{}` is read on the host{} after the kernel at line {} wrote it, but the kernel's write is lost: a scalar not named in a map clause is firstprivate",
+                f.name,
+                paths(f.certain),
+                line(cx, *kernel)
+            ),
+        );
+        x.related = why_related(
+            cx,
+            &f.name,
+            &Some(Why::LostScalar {
+                write: *write,
+                kernel: *kernel,
+            }),
+        );
+        if let Some(d) = cx
+            .module
+            .directives
+            .iter()
+            .find(|d| d.directive.span.start == kernel.start)
+        {
+            let edits = fixes::append(
+                cx.source,
+                d.directive.span,
+                fixes::clause("map", Some("tofrom"), &f.name),
+            );
+            x.fixes = fixes::fix(
+                format!("add `map(tofrom: {})` to the kernel", f.name),
+                edits,
+            );
+        }
+        out.push(x);
+    }
+    out
+}

@@ -1,0 +1,34 @@
+//! OMP203: data copied to the host and back to the device with no host access in between.
+
+use super::common::{cost, facts, finding, line};
+use super::Context;
+use crate::check::env::FactKind;
+use crate::check::{Finding, Related};
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in facts(cx, |f| matches!(f.kind, FactKind::RoundTrip { .. })) {
+        let FactKind::RoundTrip { copy, previous } = f.kind else {
+            continue;
+        };
+        let (c, p) = (&cx.facts.copies[copy], &cx.facts.copies[previous]);
+        let mut x = finding(
+            "OMP203",
+            true,
+            f.span,
+            format!(
+                "`{}` goes back to the device here after it was copied to the host at line {} with no host access in between ({} each way); keep it on the device instead",
+                c.item_text,
+                line(cx, p.item),
+                cost(c.bytes, None)
+            ),
+        );
+        x.bytes = c.bytes;
+        x.related.push(Related {
+            span: p.item,
+            message: format!("`{}` copied to the host here", p.item_text),
+        });
+        out.push(x);
+    }
+    out
+}

@@ -1,0 +1,55 @@
+//! OMP208: a read-only scalar mapped `to` where `firstprivate` does.
+
+use super::common::finding;
+use super::Context;
+use crate::check::env::is_scalar_var;
+use crate::check::{Finding, TextEdit};
+use crate::pragma::MapType;
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in &cx.facts.mappings {
+        let d = &cx.module.directive(m.dir).directive;
+        if m.item.map_type != MapType::To
+            || m.item.clause_items == 0
+            || !d.kind.is_offload_kernel()
+            || !is_scalar_var(cx.module, &m.item.object)
+            || !m.allocates
+            || !seen.insert(m.item.span)
+        {
+            continue;
+        }
+        // Not if anything on the device writes it.
+        let written = cx
+            .facts
+            .accesses
+            .iter()
+            .any(|a| a.func == m.func && a.object == m.item.object && a.on_device && a.write);
+        if written {
+            continue;
+        }
+        let mut x = finding(
+            "OMP208",
+            true,
+            m.item.span,
+            format!(
+                "`{}` is a scalar the kernel only reads: `firstprivate({})` passes its value without allocating and copying device memory",
+                m.item.text, m.item.text
+            ),
+        );
+        x.bytes = m.item.bytes;
+        if m.item.clause_items == 1 {
+            x.fixes = crate::check::fixes::fix(
+                format!("use `firstprivate({})`", m.item.text),
+                vec![TextEdit {
+                    start: m.item.clause.start,
+                    end: m.item.clause.end,
+                    text: format!("firstprivate({})", m.item.text),
+                }],
+            );
+        }
+        out.push(x);
+    }
+    out
+}

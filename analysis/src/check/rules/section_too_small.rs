@@ -1,0 +1,110 @@
+//! OMP106: a mapped array section is smaller than what the kernels touch.
+
+use super::common::{finding, line};
+use super::Context;
+use crate::check::env::items::poly;
+use crate::check::env::Object;
+use crate::check::{Finding, Related, TextEdit};
+use crate::ir::{kernel_stmts, StmtKind};
+use crate::semantics::sections::{self, Section};
+use crate::semantics::symbolic::Poly;
+
+/// Explicit sections `p[lo:len]` of pointer data, against the section the kernels that use
+/// them access (the kernel itself, or the kernels inside a `target data` region).
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for m in &cx.facts.mappings {
+        let (Object::Var(v), Some((lower, Some(length)))) = (&m.item.object, &m.item.section)
+        else {
+            continue;
+        };
+        if !seen.insert(m.item.span) {
+            continue;
+        }
+        let Some(g) = cx.facts.cfgs[m.func.0 as usize].as_ref() else {
+            continue;
+        };
+        let lower = match lower {
+            Some(e) => poly(e),
+            None => Some(Poly::constant(0)),
+        };
+        let (Some(lower), Some(length)) = (lower, poly(length)) else {
+            continue;
+        };
+        let mapped = Section::new(lower, length);
+        let func = cx.module.function(m.func);
+        let info = cx.module.directive(m.dir);
+        let stmts: Vec<_> = match info.governs {
+            Some(_) if info.directive.kind.is_offload_kernel() => func
+                .stmts
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| matches!(s.kind, StmtKind::Omp { directive, .. } if directive == m.dir))
+                .map(|(i, _)| crate::ir::StmtId(i as u32))
+                .collect(),
+            Some(body) => {
+                let span = func.stmt(body).span;
+                kernel_stmts(cx.module, func)
+                    .into_iter()
+                    .filter(|s| {
+                        let k = func.stmt(*s).span;
+                        span.start <= k.start && k.end <= span.end
+                    })
+                    .collect()
+            }
+            None => continue,
+        };
+        if stmts.is_empty() {
+            continue;
+        }
+        let Some(used) = sections::accessed_section(cx.module, m.func, g, *v, &stmts) else {
+            continue;
+        };
+        let below = used
+            .lower
+            .sub(&mapped.lower)
+            .as_const()
+            .is_some_and(|d| d < 0);
+        let above = mapped
+            .end()
+            .sub(&used.end())
+            .as_const()
+            .is_some_and(|d| d < 0);
+        if !(below || above) {
+            continue;
+        }
+        let name = &cx.module.var(*v).name;
+        let mut x = finding(
+            "OMP106",
+            true,
+            m.item.span,
+            format!(
+                "`{}` maps `{name}[{mapped}]` but the kernels use `{name}[{used}]`: the elements outside the section are not on the device",
+                m.item.text
+            ),
+        );
+        x.related.push(Related {
+            span: cx.module.directive(m.dir).directive.span,
+            message: format!(
+                "the kernels of line {} use `{name}[{used}]`",
+                line(cx, m.item.span)
+            ),
+        });
+        if let Some(u) = mapped.union(&used) {
+            if let Some(start) = m.item.text.find('[') {
+                let text = format!("{}[{u}]", &m.item.text[..start]);
+                x.fixes = crate::check::fixes::fix(
+                    format!("map `{text}`"),
+                    vec![TextEdit {
+                        start: m.item.span.start,
+                        end: m.item.span.end,
+                        text,
+                    }],
+                );
+            }
+        }
+        out.push(x);
+    }
+    out
+}

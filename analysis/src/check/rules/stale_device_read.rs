@@ -1,0 +1,52 @@
+//! OMP102: a kernel reads data the host changed after it was copied to the device.
+
+use super::common::{facts, finding, item_text, paths, why_related};
+use super::Context;
+use crate::check::env::{FactKind, Why};
+use crate::check::{fixes, Finding};
+use crate::plan::rewrite::Side;
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in facts(
+        cx,
+        |f| matches!(&f.kind, FactKind::StaleDeviceRead { why, .. } if !matches!(why, Some(Why::Alloc { .. }))),
+    ) {
+        let FactKind::StaleDeviceRead { why, kernel } = &f.kind else {
+            continue;
+        };
+        let mut x = finding(
+            "OMP102",
+            f.certain,
+            f.span,
+            format!(
+                "the kernel reads `{}`{} but the device copy is stale: the host changed it after it was copied to the device",
+                f.name,
+                paths(f.certain)
+            ),
+        );
+        x.related = why_related(cx, &f.name, why);
+        if f.present {
+            if let (Some(text), Some((func, stmt))) = (
+                item_text(cx, f.func, &f.object, &f.name),
+                fixes::directive_stmt(cx.module, *kernel),
+            ) {
+                let edits = fixes::standalone(
+                    cx.module,
+                    cx.source,
+                    func,
+                    stmt,
+                    Side::Before,
+                    "target update",
+                    fixes::clause("to", None, &text),
+                );
+                x.fixes = fixes::fix(
+                    format!("insert `target update to({text})` before the kernel"),
+                    edits,
+                );
+            }
+        }
+        out.push(x);
+    }
+    out
+}

@@ -1,0 +1,64 @@
+//! OMP103: a kernel uses the data behind a pointer that is not mapped.
+
+use super::common::{facts, finding, paths};
+use super::Context;
+use crate::check::env::FactKind;
+use crate::check::{Finding, Fix, Related};
+use crate::ir::FuncId;
+use crate::plan::{FunctionPlan, Plan};
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in facts(cx, |f| matches!(f.kind, FactKind::Unmapped { .. })) {
+        let FactKind::Unmapped { kernel } = f.kind else {
+            continue;
+        };
+        let mut x = finding(
+            "OMP103",
+            f.certain,
+            f.span,
+            format!(
+                "the kernel uses the data behind `{}`{} but it is not mapped: the pointer is passed as a zero-length array section and the device has no copy of what it points to",
+                f.name,
+                paths(f.certain)
+            ),
+        );
+        x.related.push(Related {
+            span: cx.module.directive(kernel).directive.span,
+            message: format!("kernel without a map clause for `{}`", f.name),
+        });
+        x.fixes = synthesized_fix(cx, f.func);
+        out.push(x);
+    }
+    out
+}
+
+/// The mappings `omplens fix` would write for function `func`, as one fix (none when the
+/// synthesis reports an error for that function).
+pub fn synthesized_fix(cx: &Context, func: FuncId) -> Vec<Fix> {
+    let plan = cx.plan();
+    let Some(fp) = plan.functions.iter().find(|p| p.func == func) else {
+        return Vec::new();
+    };
+    let span = cx.module.function(func).span.unwrap_or_default();
+    let blocked = plan.diagnostics.iter().any(|d| {
+        d.severity == crate::ir::Severity::Error
+            && span.start <= d.span.start
+            && d.span.end <= span.end
+    });
+    if blocked {
+        return Vec::new();
+    }
+    let one = Plan {
+        functions: vec![FunctionPlan::clone(fp)],
+        diagnostics: Vec::new(),
+    };
+    let edits = one.edits(cx.module, cx.source);
+    crate::check::fixes::fix(
+        format!(
+            "write the data mappings of `{}` (as `omplens fix`)",
+            fp.name
+        ),
+        edits,
+    )
+}

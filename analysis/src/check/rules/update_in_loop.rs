@@ -1,0 +1,107 @@
+//! OMP207: a `target update` in a loop copies data that does not change there on its source
+//! side; it can move before (or after) the loop.
+
+use super::common::{cost, finding, trips, widest_loop};
+use super::Context;
+use crate::check::env::items::directive_items;
+use crate::check::env::CopyKind;
+use crate::check::{fixes, Finding, Related};
+use crate::ir::cfg::LoopId;
+use crate::plan::rewrite::{self, Clause, Insertion, Side};
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let mut seen = std::collections::BTreeSet::new();
+    for c in &cx.facts.copies {
+        let (CopyKind::Update, Some(l0)) = (c.kind, c.in_loop) else {
+            continue;
+        };
+        if !seen.insert(c.dir) {
+            continue;
+        }
+        let items = directive_items(cx.module, c.dir, cx.source);
+        let writes = |l: LoopId, o| cx.facts.accesses_in_loop(c.func, l, o).any(|a| a.write);
+        let host_touch = |l: LoopId, o| {
+            cx.facts
+                .accesses_in_loop(c.func, l, o)
+                .any(|a| !a.on_device)
+        };
+        // After the loop: copies to the host nobody on the host looks at inside the loop.
+        let after = |l: LoopId| {
+            items
+                .motions
+                .iter()
+                .all(|m| !m.to_device && !host_touch(l, &m.object))
+        };
+        // Before the loop: nothing in the loop changes the data on either side.
+        let before = |l: LoopId| items.motions.iter().all(|m| !writes(l, &m.object));
+        let (side, l) = match widest_loop(cx, c.func, l0, after) {
+            Some(l) => (Side::After, l),
+            None => match widest_loop(cx, c.func, l0, before) {
+                Some(l) => (Side::Before, l),
+                None => continue,
+            },
+        };
+        let Some(g) = cx.facts.cfgs[c.func.0 as usize].as_ref() else {
+            continue;
+        };
+        let loop_stmt = g.loops[l.0 as usize].stmt;
+        let loop_span = cx.module.function(c.func).stmt(loop_stmt).span;
+        let d = &cx.module.directive(c.dir).directive;
+        let mult = trips(cx, c.func, l);
+        let bytes: Option<u64> = items.motions.iter().map(|m| m.bytes).sum();
+        let where_ = if side == Side::After {
+            "after"
+        } else {
+            "before"
+        };
+        let mut x = finding(
+            "OMP207",
+            true,
+            d.span,
+            format!(
+                "this `target update` runs on every iteration of the loop at line {} ({}) but {}; it can move {where_} the loop",
+                cx.module.line_col(loop_span.start).0,
+                cost(bytes, Some(mult)),
+                if side == Side::After {
+                    "the host does not use the data inside the loop"
+                } else {
+                    "the data does not change inside the loop"
+                }
+            ),
+        );
+        x.bytes = bytes;
+        x.multiplier = Some(mult);
+        x.related.push(Related {
+            span: crate::ir::Span {
+                start: loop_span.start,
+                end: loop_span.start,
+            },
+            message: "the loop".into(),
+        });
+        let mut clauses: Vec<Clause> = Vec::new();
+        for m in &items.motions {
+            let name = if m.to_device { "to" } else { "from" };
+            match clauses.iter_mut().find(|k| k.name == name) {
+                Some(k) => k.items.push(m.text.clone()),
+                None => clauses.push(fixes::clause(name, None, &m.text)),
+            }
+        }
+        let mut edits = rewrite::render(
+            cx.source,
+            &[Insertion::Standalone {
+                anchor: fixes::anchor(cx.module, c.func, loop_stmt),
+                side,
+                directive: "target update".into(),
+                clauses,
+            }],
+        );
+        if !edits.is_empty() {
+            edits.push(fixes::remove_lines(cx.source, d.span));
+            edits.sort_by_key(|e| e.start);
+            x.fixes = fixes::fix(format!("move the update {where_} the loop"), edits);
+        }
+        out.push(x);
+    }
+    out
+}

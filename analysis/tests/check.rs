@@ -1,0 +1,201 @@
+//! `check`: findings (code, line) on small programs, one scenario each.
+
+mod common;
+
+use omplens_analysis::check::{check, Finding, Severity};
+
+fn run(src: &str) -> Vec<Finding> {
+    let m = common::lower("t.c", src);
+    check(&m, src)
+}
+
+fn codes(src: &str) -> Vec<(u32, &'static str, Severity)> {
+    let m = common::lower("t.c", src);
+    check(&m, src)
+        .into_iter()
+        .map(|f| (m.line_col(f.span.start).0, f.code, f.severity))
+        .collect()
+}
+
+#[test]
+fn kernel_write_read_on_host_after_map_to() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[8] = {0};
+#pragma omp target map(to: a)
+  a[0] = 1.0;
+  printf(\"%f\\n\", a[0]);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.contains(&(6, "OMP101", Severity::Error)), "{c:?}");
+    let f = run(src);
+    let f = f.iter().find(|f| f.code == "OMP101").unwrap();
+    assert!(!f.fixes.is_empty(), "{f:?}");
+    assert!(
+        f.fixes[0].edits.iter().any(|e| e.text.contains("tofrom")),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn from_nested_in_target_data_does_not_copy_back() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[64];
+  for (int i = 0; i < 64; i++) a[i] = i;
+#pragma omp target data map(to: a)
+  {
+#pragma omp target map(from: a)
+    for (int i = 0; i < 64; i++) a[i] = 2 * i;
+    printf(\"%f\\n\", a[3]);
+  }
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.iter().any(|x| x.0 == 9 && x.1 == "OMP101"), "{c:?}");
+    let f = run(src);
+    let f = f.iter().find(|f| f.code == "OMP101").unwrap();
+    assert!(
+        f.fixes[0].edits[0].text.contains("target update from(a)"),
+        "{f:?}"
+    );
+}
+
+#[test]
+fn correct_region_with_update_is_clean() {
+    let src = "#include <stdio.h>
+#define N 256
+int main(void) {
+  double a[N], b[N];
+  for (int i = 0; i < N; i++) a[i] = i;
+#pragma omp target data map(to: a) map(from: b)
+  {
+    for (int t = 0; t < 10; t++) {
+#pragma omp target teams distribute parallel for
+      for (int i = 0; i < N; i++) b[i] = a[i] + t;
+    }
+  }
+  printf(\"%f\\n\", b[7]);
+  return 0;
+}
+";
+    assert_eq!(codes(src), vec![]);
+}
+
+#[test]
+fn host_write_without_update_to_is_a_stale_device_read() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[16];
+  for (int i = 0; i < 16; i++) a[i] = i;
+#pragma omp target data map(tofrom: a)
+  {
+    a[2] = 5.0;
+#pragma omp target
+    for (int i = 0; i < 16; i++) a[i] += 1.0;
+  }
+  printf(\"%f\\n\", a[2]);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.iter().any(|x| x.0 == 9 && x.1 == "OMP102"), "{c:?}");
+}
+
+#[test]
+fn unmapped_pointer_and_lost_scalar() {
+    let src = "#include <stdio.h>
+#include <stdlib.h>
+int main(void) {
+  int n = 100;
+  double *p = malloc(n * sizeof(double));
+  double s = 0;
+  for (int i = 0; i < n; i++) p[i] = i;
+#pragma omp target
+  for (int i = 0; i < n; i++) s += p[i];
+  printf(\"%f\\n\", s);
+  free(p);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.iter().any(|x| x.0 == 9 && x.1 == "OMP103"), "{c:?}");
+    assert!(c.iter().any(|x| x.0 == 10 && x.1 == "OMP104"), "{c:?}");
+}
+
+#[test]
+fn combined_reduction_is_mapped_but_inner_teams_is_not() {
+    let ok = "#include <stdio.h>
+int main(void) {
+  double a[64], s = 0;
+  for (int i = 0; i < 64; i++) a[i] = i;
+#pragma omp target teams distribute parallel for reduction(+:s) map(to: a)
+  for (int i = 0; i < 64; i++) s += a[i];
+  printf(\"%f\\n\", s);
+  return 0;
+}
+";
+    assert_eq!(codes(ok), vec![]);
+    let bad = "#include <stdio.h>
+int main(void) {
+  double a[64], s = 0;
+  for (int i = 0; i < 64; i++) a[i] = i;
+#pragma omp target map(to: a)
+#pragma omp teams distribute parallel for reduction(+:s)
+  for (int i = 0; i < 64; i++) s += a[i];
+  printf(\"%f\\n\", s);
+  return 0;
+}
+";
+    let c = codes(bad);
+    assert!(c.iter().any(|x| x.0 == 8 && x.1 == "OMP104"), "{c:?}");
+}
+
+#[test]
+fn alloc_read_before_write_and_enter_without_exit() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[32];
+  for (int i = 0; i < 32; i++) a[i] = i;
+#pragma omp target enter data map(alloc: a)
+#pragma omp target
+  for (int i = 0; i < 32; i++) a[i] = a[i] * 2;
+  printf(\"%f\\n\", a[1]);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.iter().any(|x| x.0 == 7 && x.1 == "OMP105"), "{c:?}");
+    assert!(c.iter().any(|x| x.0 == 5 && x.1 == "OMP108"), "{c:?}");
+}
+
+#[test]
+fn copies_in_a_loop_and_update_in_loop() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[128], b[128];
+  for (int i = 0; i < 128; i++) a[i] = i;
+  for (int t = 0; t < 50; t++) {
+#pragma omp target map(to: a) map(tofrom: b)
+    for (int i = 0; i < 128; i++) b[i] = a[i] + b[i];
+  }
+  printf(\"%f\\n\", b[5]);
+  return 0;
+}
+";
+    let f = run(src);
+    let c: Vec<_> = f.iter().map(|f| f.code).collect();
+    assert!(c.contains(&"OMP201"), "{c:?}");
+    let x = f.iter().find(|f| f.code == "OMP201").unwrap();
+    assert_eq!(x.multiplier.map(|m| m.times), Some(50));
+    assert!(
+        x.fixes[0]
+            .edits
+            .iter()
+            .any(|e| e.text.contains("target data")),
+        "{x:?}"
+    );
+}
