@@ -6,11 +6,11 @@
 //! happens ([`env::Fact`]); each rule in [`rules`] turns facts into [`Finding`]s. A rule is one
 //! file with its documentation page beside it (`omplens explain CODE`).
 
-//TMP pub mod config;
+pub mod config;
 pub mod env;
 mod fixes;
 pub mod rules;
-//TMP pub mod suppress;
+pub mod suppress;
 
 use crate::ir::{Module, Span};
 pub use crate::plan::rewrite::TextEdit;

@@ -21,6 +21,8 @@ pub(super) enum Event {
         read: bool,
         write: bool,
         span: Span,
+        /// Read only because it writes part of the object (the rest must be valid).
+        partial: bool,
     },
     /// Data a callee is given (or a global it uses): its summary effect.
     Call {
@@ -44,6 +46,8 @@ struct Kernel {
     pointers: Vec<(usize, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
+    /// First read (not a partial write) of each object in the body.
+    reads: Vec<(usize, Span)>,
     /// Objects the kernel's events do not touch in the data environment (private copies,
     /// locals of the kernel, `declare target` data, firstprivate scalars).
     untracked: BTreeSet<usize>,
@@ -233,7 +237,8 @@ impl<'a> FnInterp<'a> {
                 }
                 _ => {
                     let write = a.kind.writes();
-                    let mut read = a.kind.reads();
+                    let read_itself = a.kind.reads();
+                    let mut read = read_itself;
                     // A kernel's write to part of an object needs the rest valid on the device
                     // (it is copied back whole), unless the kernel overwrites all it maps.
                     if write && n.exec == Exec::Device && is_partial_write(a) {
@@ -254,6 +259,7 @@ impl<'a> FnInterp<'a> {
                             read,
                             write,
                             span,
+                            partial: read && !read_itself,
                         });
                     }
                 }
@@ -281,6 +287,7 @@ impl<'a> FnInterp<'a> {
                 implicit: Vec::new(),
                 pointers: Vec::new(),
                 lost: Vec::new(),
+                reads: Vec::new(),
                 untracked: BTreeSet::new(),
             };
             // Private copies: data-sharing clauses of the kernel, and private copies made by
@@ -330,7 +337,13 @@ impl<'a> FnInterp<'a> {
                                 read,
                                 write,
                                 span,
-                            } => (*obj, *read, *write, *span),
+                                partial,
+                            } => {
+                                if *read && !*partial && !k.reads.iter().any(|r| r.0 == *obj) {
+                                    k.reads.push((*obj, *span));
+                                }
+                                (*obj, *read, *write, *span)
+                            }
                             Event::Call {
                                 obj, effect, span, ..
                             } => {
@@ -530,6 +543,24 @@ impl<'a> FnInterp<'a> {
         }
     }
 
+    /// Data whose presence this function alone decides: a local array or struct, or data a
+    /// local pointer gets from an allocation here. Presence is by address at run time; a
+    /// pointer loaded from memory may alias data mapped elsewhere, so it is not judged.
+    fn owned_here(&self, obj: usize) -> bool {
+        let Object::Var(v) = &self.objects[obj] else {
+            return false;
+        };
+        let var = self.module.var(*v);
+        match var.storage {
+            Storage::Local => {
+                !var.ty.is_pointer()
+                    || crate::semantics::sections::allocation_length(self.module, self.id, *v)
+                        .is_some()
+            }
+            _ => false,
+        }
+    }
+
     fn dir_stmt(&self, d: DirId) -> StmtId {
         let span = self.module.directive(d).directive.span;
         (0..self.func.stmts.len())
@@ -648,13 +679,16 @@ impl<'a> FnInterp<'a> {
                 read,
                 write,
                 span,
+                partial,
             } => {
                 if untracked.is_some_and(|u| u.contains(obj)) {
                     return;
                 }
                 self.log(*obj, b, on_device, *read, *write);
                 if on_device {
-                    self.device_access(st, *obj, *read, *write, *span, stmt, true);
+                    // A partial write uses the rest of the data (it is copied back whole) but
+                    // is not reported as a read of stale data.
+                    self.device_access(st, *obj, *read, *write, *span, stmt, !partial);
                 } else {
                     self.host_access(st, *obj, *read, *write, *span, stmt, true);
                 }
@@ -692,12 +726,61 @@ impl<'a> FnInterp<'a> {
                     return;
                 }
                 self.host_access(st, *obj, hr, hw, *span, stmt, false);
+                if let Some(co) = callee_object {
+                    self.callee_enters_or_exits(st, *obj, *callee, co);
+                }
                 if present {
                     self.log(*obj, b, true, kr, kw);
                     self.device_access(st, *obj, kr, kw, *span, stmt, false);
                 } else {
                     // The callee maps the data itself; what its kernels do shows on the host.
                     self.host_access(st, *obj, kr, kw, *span, stmt, false);
+                }
+            }
+        }
+    }
+
+    /// A callee that maps the data with `target enter data` (or unmaps it with `target exit
+    /// data`) changes the caller's present table too.
+    fn callee_enters_or_exits(&self, st: &mut State, obj: usize, callee: FuncId, co: &Object) {
+        for (d, info) in self.module.directives.iter().enumerate() {
+            if info.function != Some(callee) {
+                continue;
+            }
+            let kind = info.directive.kind;
+            if !matches!(
+                kind,
+                DirectiveKind::TargetEnterData | DirectiveKind::TargetExitData
+            ) {
+                continue;
+            }
+            let items = directive_items(self.module, DirId(d as u32), "");
+            for m in items.maps.iter().filter(|m| &m.object == co) {
+                let s = &mut st[obj];
+                if kind == DirectiveKind::TargetEnterData {
+                    if s.counts.may_be_zero() {
+                        s.dev = if matches!(m.map_type, MapType::To | MapType::ToFrom) {
+                            s.host
+                        } else {
+                            STALE
+                        };
+                        s.dev_why = None;
+                    }
+                    s.counts = s.counts.inc();
+                } else {
+                    let after = match m.map_type {
+                        MapType::Delete => Counts::ZERO,
+                        _ => s.counts.dec(),
+                    };
+                    if after.must_be_zero() {
+                        if matches!(m.map_type, MapType::From | MapType::ToFrom) {
+                            s.host = s.dev;
+                            s.host_why = s.dev_why.clone();
+                        }
+                        s.dev = STALE;
+                        s.pending_in.clear();
+                    }
+                    s.counts = after;
                 }
             }
         }
@@ -736,7 +819,7 @@ impl<'a> FnInterp<'a> {
             let why = s.host_why.clone();
             let certain = s.host == STALE;
             let snapshot = s.clone();
-            if report {
+            if report && (certain || !matches!(why, Some(Why::Alloc { .. }))) {
                 self.fact(
                     obj,
                     span,
@@ -796,6 +879,9 @@ impl<'a> FnInterp<'a> {
                 let certain = s.dev == STALE && s.counts.must_be_present();
                 let snapshot = s.clone();
                 let kernel = self.kernel_of(stmt).map(|k| k.dir);
+                // Uninitialized device memory is reported only when certain: on other paths it
+                // comes from loops that may run zero times, which programs rarely mean.
+                let report = report && (certain || !matches!(why, Some(Why::Alloc { .. })));
                 if let (true, Some(kernel)) = (report, kernel) {
                     self.fact(
                         obj,
@@ -856,9 +942,33 @@ impl<'a> FnInterp<'a> {
         for (i, m) in maps.iter().enumerate() {
             self.enter_item(st, m, d, stmt, host_loop, at(i, true), false);
         }
+        // Device memory nothing wrote yet, read by the kernel: certain at its first read,
+        // whatever the kernel's own loops do afterwards.
+        for (obj, span) in self.kernels[k].reads.clone() {
+            let s = st[obj].clone();
+            if s.dev == STALE
+                && s.counts.must_be_present()
+                && matches!(s.dev_why, Some(Why::Alloc { .. }))
+                && !self.kernels[k].untracked.contains(&obj)
+            {
+                self.fact(
+                    obj,
+                    span,
+                    stmt,
+                    true,
+                    &s,
+                    FactKind::StaleDeviceRead {
+                        why: s.dev_why.clone(),
+                        kernel: d,
+                    },
+                );
+                st[obj].dev = VALID;
+                st[obj].dev_why = None;
+            }
+        }
         for (obj, span) in self.kernels[k].pointers.clone() {
             let s = st[obj].clone();
-            if s.counts.may_be_zero() {
+            if s.counts.may_be_zero() && self.owned_here(obj) {
                 self.fact(
                     obj,
                     span,
@@ -1146,7 +1256,7 @@ impl<'a> FnInterp<'a> {
             return;
         };
         let s = st[obj].clone();
-        if s.counts.must_be_zero() {
+        if s.counts.must_be_zero() && self.owned_here(obj) {
             self.fact(
                 obj,
                 m.span,

@@ -77,6 +77,10 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
         let Some(object) = object_of(module, &binding.target, item) else {
             continue;
         };
+        // `declare target` data lives on the device for the whole program.
+        if matches!(object, Object::Var(v) if module.var(v).declare_target) {
+            continue;
+        }
         let text = source
             .get(item.span.start as usize..item.span.end as usize)
             .unwrap_or(&item.base.name)

@@ -19,7 +19,13 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         else {
             continue;
         };
-        if !seen.insert(m.item.span) {
+        // Pointer data mapped on a kernel itself, one-dimensional sections.
+        let info = cx.module.directive(m.dir);
+        if !cx.module.var(*v).ty.is_pointer()
+            || !info.directive.kind.is_offload_kernel()
+            || m.item.text.matches('[').count() != 1
+            || !seen.insert(m.item.span)
+        {
             continue;
         }
         let Some(g) = cx.facts.cfgs[m.func.0 as usize].as_ref() else {
@@ -61,6 +67,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let Some(used) = sections::accessed_section(cx.module, m.func, g, *v, &stmts) else {
             continue;
         };
+        if used.lower.as_const().is_some_and(|l| l < 0) {
+            continue; // accesses guarded by conditions omplens does not follow
+        }
         let below = used
             .lower
             .sub(&mapped.lower)

@@ -17,6 +17,11 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if c.implicit || c.kind != CopyKind::Exit || !seen.insert(c.item) {
             continue;
         }
+        // Reductions write through their own clause; sections moved by updates elsewhere
+        // make the per-variable view too coarse to call the copy useless.
+        if partly_moved(cx, c) {
+            continue;
+        }
         // Every time this item copies back, the device must not have written the data.
         let all = cx.facts.facts.iter().filter(|g| {
             matches!(g.kind, FactKind::UnchangedCopyOut { copy } if cx.facts.copies[copy].item == c.item)
@@ -67,4 +72,15 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         out.push(x);
     }
     out
+}
+
+fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
+    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
+    items.other.contains(&c.object)
+        || cx.facts.copies.iter().any(|o| {
+            o.func == c.func
+                && o.object == c.object
+                && o.kind == CopyKind::Update
+                && o.item_text.contains('[')
+        })
 }

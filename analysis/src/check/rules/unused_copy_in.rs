@@ -17,6 +17,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if c.implicit || !seen.insert(c.item) {
             continue;
         }
+        // A reduction combines with the value copied in; private copies are other clauses'.
+        let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
+        if items.other.contains(&c.object) {
+            continue;
+        }
+        // Reductions write through their own clause; sections moved by updates elsewhere
+        // make the per-variable view too coarse to call the copy useless.
+        if partly_moved(cx, c) {
+            continue;
+        }
         // Every copy made at this item must be unused.
         if cx
             .facts
@@ -63,4 +73,15 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         out.push(x);
     }
     out
+}
+
+fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
+    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
+    items.other.contains(&c.object)
+        || cx.facts.copies.iter().any(|o| {
+            o.func == c.func
+                && o.object == c.object
+                && o.kind == CopyKind::Update
+                && o.item_text.contains('[')
+        })
 }

@@ -1,0 +1,327 @@
+//! `.omplens.toml`: which rules run and how severe they are.
+//!
+//! ```toml
+//! [check]
+//! select = ["OMP1", "OMP201"]           # only these (codes, code prefixes or rule names)
+//! ignore = ["OMP208", "scalar-map-to"]  # never these (wins over `select`)
+//! [check.severity]                     # per-rule override (codes, prefixes or names)
+//! OMP205 = "hint"
+//! ```
+//!
+//! The file is found by walking up from the checked file's directory; the nearest one wins
+//! and is not merged with those further up (as ruff does).
+
+use super::rules::RULES;
+use super::{Finding, Severity};
+use serde::Deserialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+
+/// The name of the configuration file.
+pub const FILE_NAME: &str = ".omplens.toml";
+
+/// A loaded configuration, its names resolved to rule codes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    enabled: BTreeSet<&'static str>,
+    severity: BTreeMap<&'static str, Severity>,
+}
+
+impl Default for Config {
+    /// Every rule, at its own severity.
+    fn default() -> Config {
+        Config {
+            enabled: RULES.iter().map(|r| r.code).collect(),
+            severity: BTreeMap::new(),
+        }
+    }
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ConfigError {
+    #[error("cannot read {}: {source}", path.display())]
+    Read {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+    #[error("{}: {message}", path.display())]
+    Invalid { path: PathBuf, message: String },
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    check: CheckSection,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct CheckSection {
+    select: Option<Vec<String>>,
+    #[serde(default)]
+    ignore: Vec<String>,
+    #[serde(default)]
+    severity: BTreeMap<String, String>,
+}
+
+/// Reads and resolves the configuration file at `path`.
+pub fn load(path: &Path) -> Result<Config, ConfigError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(&text).map_err(|message| ConfigError::Invalid {
+        path: path.to_path_buf(),
+        message,
+    })
+}
+
+/// The nearest `.omplens.toml` in `start_dir` or its ancestors, loaded.
+pub fn discover(start_dir: &Path) -> Result<Option<(PathBuf, Config)>, ConfigError> {
+    let start = std::path::absolute(start_dir).unwrap_or_else(|_| start_dir.to_path_buf());
+    for dir in start.ancestors() {
+        let cand = dir.join(FILE_NAME);
+        if cand.is_file() {
+            return load(&cand).map(|c| Some((cand, c)));
+        }
+    }
+    Ok(None)
+}
+
+/// Parses the text of a configuration file; the error is the message without the path.
+pub fn parse(text: &str) -> Result<Config, String> {
+    let file: File = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
+    let section = file.check;
+    let mut unknown = Vec::new();
+    let mut resolve = |names: &[String]| -> BTreeSet<&'static str> {
+        let mut out = BTreeSet::new();
+        for n in names {
+            let codes = matching(n);
+            if codes.is_empty() {
+                unknown.push(n.clone());
+            }
+            out.extend(codes);
+        }
+        out
+    };
+    let selected = match &section.select {
+        Some(names) => resolve(names),
+        None => RULES.iter().map(|r| r.code).collect(),
+    };
+    let ignored = resolve(&section.ignore);
+    // Broader selectors first, so `OMP205 = "hint"` beats `OMP2 = "warning"`.
+    let mut overrides: Vec<(&String, &String)> = section.severity.iter().collect();
+    overrides.sort_by_key(|(name, _)| specificity(name));
+    let mut severity = BTreeMap::new();
+    let mut bad_levels = Vec::new();
+    for (name, level) in overrides {
+        let Some(level) = severity_named(level) else {
+            bad_levels.push(format!("{name} = {level:?}"));
+            continue;
+        };
+        let codes = resolve(std::slice::from_ref(name));
+        for code in codes {
+            severity.insert(code, level);
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(format!(
+            "unknown rule{} {} (see `omplens explain --list`)",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", ")
+        ));
+    }
+    if !bad_levels.is_empty() {
+        return Err(format!(
+            "invalid severity in [check.severity]: {} (expected \"error\", \"warning\", \"info\" or \"hint\")",
+            bad_levels.join(", ")
+        ));
+    }
+    Ok(Config {
+        enabled: selected.difference(&ignored).copied().collect(),
+        severity,
+    })
+}
+
+impl Config {
+    /// Whether findings of `code` are reported.
+    pub fn enabled(&self, code: &str) -> bool {
+        self.enabled.contains(code)
+    }
+
+    /// The severity `code` reports with, if overridden.
+    pub fn severity_of(&self, code: &str) -> Option<Severity> {
+        self.severity.get(code).copied()
+    }
+
+    /// Drops the findings of disabled rules and applies the severity overrides.
+    pub fn apply(&self, findings: Vec<Finding>) -> Vec<Finding> {
+        findings
+            .into_iter()
+            .filter(|f| self.enabled(f.code))
+            .map(|mut f| {
+                if let Some(s) = self.severity_of(f.code) {
+                    f.severity = s;
+                }
+                f
+            })
+            .collect()
+    }
+}
+
+/// The codes a selector names: an exact code or rule name, or a code prefix (`OMP1`).
+fn matching(selector: &str) -> Vec<&'static str> {
+    let s = selector.trim();
+    if let Some(r) = super::rules::lookup(s) {
+        return vec![r.code];
+    }
+    if s.is_empty() {
+        return Vec::new();
+    }
+    RULES
+        .iter()
+        .filter(|r| {
+            r.code
+                .get(..s.len())
+                .is_some_and(|p| p.eq_ignore_ascii_case(s))
+        })
+        .map(|r| r.code)
+        .collect()
+}
+
+/// Exact codes and names are the most specific; a longer prefix is more specific.
+fn specificity(selector: &str) -> usize {
+    if super::rules::lookup(selector.trim()).is_some() {
+        usize::MAX
+    } else {
+        selector.trim().len()
+    }
+}
+
+fn severity_named(name: &str) -> Option<Severity> {
+    [
+        Severity::Error,
+        Severity::Warning,
+        Severity::Info,
+        Severity::Hint,
+    ]
+    .into_iter()
+    .find(|s| s.name().eq_ignore_ascii_case(name.trim()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ir::Span;
+
+    fn finding(code: &'static str, severity: Severity) -> Finding {
+        Finding {
+            code,
+            severity,
+            span: Span::new(0, 1),
+            message: String::new(),
+            related: Vec::new(),
+            fixes: Vec::new(),
+            bytes: None,
+            multiplier: None,
+        }
+    }
+
+    #[test]
+    fn empty_file_enables_everything() {
+        let c = parse("").unwrap();
+        assert_eq!(c, Config::default());
+        assert!(RULES.iter().all(|r| c.enabled(r.code)));
+    }
+
+    #[test]
+    fn select_by_prefix_code_and_name() {
+        let c = parse("[check]\nselect = [\"OMP1\", \"omp201\", \"scalar-map-to\"]\n").unwrap();
+        assert!(c.enabled("OMP101") && c.enabled("OMP109"));
+        assert!(c.enabled("OMP201") && c.enabled("OMP208"));
+        assert!(!c.enabled("OMP202") && !c.enabled("OMP209"));
+    }
+
+    #[test]
+    fn ignore_wins_over_select() {
+        let c =
+            parse("[check]\nselect = [\"OMP2\"]\nignore = [\"OMP208\", \"round-trip\"]\n").unwrap();
+        assert!(c.enabled("OMP201"));
+        assert!(!c.enabled("OMP208") && !c.enabled("OMP203") && !c.enabled("OMP101"));
+    }
+
+    #[test]
+    fn severity_overrides_most_specific_last() {
+        let c = parse(
+            "[check.severity]\nOMP205 = \"hint\"\nOMP2 = \"info\"\n\"stale-host-read\" = \"Warning\"\n",
+        )
+        .unwrap();
+        assert_eq!(c.severity_of("OMP205"), Some(Severity::Hint));
+        assert_eq!(c.severity_of("OMP201"), Some(Severity::Info));
+        assert_eq!(c.severity_of("OMP101"), Some(Severity::Warning));
+        assert_eq!(c.severity_of("OMP102"), None);
+    }
+
+    #[test]
+    fn apply_drops_and_overrides() {
+        let c = parse("[check]\nignore = [\"OMP208\"]\n[check.severity]\nOMP101 = \"warning\"\n")
+            .unwrap();
+        let out = c.apply(vec![
+            finding("OMP101", Severity::Error),
+            finding("OMP208", Severity::Hint),
+            finding("OMP201", Severity::Warning),
+        ]);
+        let got: Vec<_> = out.iter().map(|f| (f.code, f.severity)).collect();
+        assert_eq!(
+            got,
+            vec![("OMP101", Severity::Warning), ("OMP201", Severity::Warning)]
+        );
+    }
+
+    #[test]
+    fn unknown_rules_are_named() {
+        let e =
+            parse("[check]\nignore = [\"OMP999\", \"OMP101\", \"no-such-rule\"]\n").unwrap_err();
+        assert!(e.contains("OMP999") && e.contains("no-such-rule"), "{e}");
+        assert!(!e.contains("OMP101"), "{e}");
+        let e = parse("[check.severity]\nOMP7 = \"hint\"\n").unwrap_err();
+        assert!(e.contains("OMP7"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_and_keys_are_errors() {
+        let e = parse("[check.severity]\nOMP101 = \"fatal\"\n").unwrap_err();
+        assert!(e.contains("fatal"), "{e}");
+        let e = parse("[check]\nselec = [\"OMP1\"]\n").unwrap_err();
+        assert!(e.contains("selec"), "{e}");
+        let e = parse("[check]\nignore = \"OMP101\"\n").unwrap_err();
+        assert!(!e.is_empty());
+        assert!(parse("[check\n").is_err());
+    }
+
+    #[test]
+    fn load_names_the_file() {
+        let dir = std::env::temp_dir().join(format!("omplens-config-{}", std::process::id()));
+        std::fs::create_dir_all(dir.join("a/b")).unwrap();
+        let path = dir.join(FILE_NAME);
+        std::fs::write(&path, "[check]\nignore = [\n").unwrap();
+        let e = load(&path).unwrap_err().to_string();
+        assert!(e.contains(".omplens.toml"), "{e}");
+
+        std::fs::write(&path, "[check]\nignore = [\"OMP208\"]\n").unwrap();
+        let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
+        assert_eq!(found, path);
+        assert!(!c.enabled("OMP208"));
+        // The nearest file wins, with no merging.
+        std::fs::write(
+            dir.join("a").join(FILE_NAME),
+            "[check]\nignore = [\"OMP101\"]\n",
+        )
+        .unwrap();
+        let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
+        assert_eq!(found, dir.join("a").join(FILE_NAME));
+        assert!(c.enabled("OMP208") && !c.enabled("OMP101"));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
