@@ -1,0 +1,25 @@
+/* Partially missing data: a 3-point stencil reads u[i-1..i+1] for i in 1..n, so it needs
+ * n+2 elements (a halo on each side), but the section maps u[1:n]. The reads of u[0] and
+ * u[n+1] fall outside the device copy. */
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 1000;
+  double *u = (double *)malloc((n + 2) * sizeof(double));
+  double *v = (double *)malloc((n + 2) * sizeof(double));
+  for (int i = 0; i < n + 2; i++)
+    u[i] = (double)((i * 5) % 17);
+
+#pragma omp target teams distribute parallel for map(to: u[1:n]) map(from: v[1:n])
+  for (int i = 1; i <= n; i++)
+    v[i] = u[i - 1] + 2.0 * u[i] + u[i + 1];
+
+  double sum = 0.0;
+  for (int i = 1; i <= n; i++)
+    sum += v[i];
+  printf("sum=%.1f v[1]=%.1f v[n]=%.1f\n", sum, v[1], v[n]);
+  free(u);
+  free(v);
+  return 0;
+}
