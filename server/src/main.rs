@@ -54,8 +54,66 @@ struct FixArgs {
     timings: bool,
 }
 
+/// How `check` prints its findings.
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+enum Format {
+    /// Compiler-style messages with the source line and a caret.
+    Text,
+    /// One JSON array of findings (1-based lines, columns in characters).
+    Json,
+    /// SARIF 2.1.0 (GitHub code scanning).
+    Sarif,
+}
+
+#[derive(clap::Args, Debug)]
+struct CheckArgs {
+    /// Source files, or directories to search recursively for .c, .cc, .cpp and .cxx files.
+    #[arg(value_name = "FILES", required_unless_present = "build_dir")]
+    files: Vec<PathBuf>,
+    /// Build directory with compile_commands.json: its flags for every file, and with no
+    /// FILES, every file it lists.
+    #[arg(short = 'p', value_name = "BUILD_DIR")]
+    build_dir: Option<PathBuf>,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Apply the first fix of every finding (atomically), then report what remains.
+    #[arg(long)]
+    fix: bool,
+    /// Files checked at once (default: one per core).
+    #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    jobs: Option<u16>,
+    /// Use this configuration file instead of the nearest .omplens.toml of each file.
+    #[arg(long, value_name = "FILE", conflicts_with = "no_config")]
+    config: Option<PathBuf>,
+    /// Ignore .omplens.toml files: every rule at its own severity.
+    #[arg(long)]
+    no_config: bool,
+    /// Extra clang flags, after `--` (e.g. `-- -I include -DN=100 -std=c++17`).
+    #[arg(last = true, value_name = "CLANG-FLAGS")]
+    clang_flags: Vec<String>,
+}
+
+#[derive(clap::Args, Debug)]
+struct ExplainArgs {
+    /// A rule code (OMP101) or name (stale-host-read); none lists every rule.
+    #[arg(value_name = "CODE|NAME", conflicts_with = "list")]
+    rule: Option<String>,
+    /// List every rule: code, name, family, summary.
+    #[arg(long)]
+    list: bool,
+}
+
 #[derive(Subcommand)]
 enum Command {
+    /// Check the data mappings a program already has: stale data, missing copies, waste.
+    ///
+    /// Findings can be silenced by `// omplens: ignore[CODE]` on their line (or alone on
+    /// the line above) and configured in `.omplens.toml`. Exit status 1 when an error
+    /// remains, 2 when a file could not be checked or the command line is wrong.
+    Check(CheckArgs),
+    /// Print the documentation of a rule of `check`, or list them all.
+    Explain(ExplainArgs),
     /// Print the lowered IR: functions, AST-CFG, accesses and OpenMP directives.
     Ir(SourceArgs),
     /// Write the data mappings the kernels need: a `target data` region per function, map
@@ -68,6 +126,8 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
+        Command::Check(args) => commands::check::run(&args),
+        Command::Explain(args) => commands::explain::run(&args),
         Command::Ir(args) => commands::ir::run(&args),
         Command::Fix(args) => commands::fix::run_fix(&args),
         Command::Plan(args) => commands::fix::run_plan(&args),

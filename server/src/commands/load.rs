@@ -4,6 +4,7 @@ use crate::SourceArgs;
 use anyhow::{bail, Context, Result};
 use omplens_analysis::frontend::{self, flags};
 use omplens_analysis::ir::Module;
+use std::path::Path;
 
 /// Lowers the file named on the command line, with its compile flags.
 pub fn lower(args: &SourceArgs) -> Result<Module> {
@@ -14,12 +15,22 @@ pub fn lower(args: &SourceArgs) -> Result<Module> {
 
 /// The clang arguments for the file: from the compilation database, plus those after `--`.
 pub fn clang_args(args: &SourceArgs) -> Result<Vec<String>> {
-    let flags = flags::flags_for(
+    file_flags(
         &args.file,
         args.compile_commands_dir.as_deref(),
         &args.clang_flags,
     )
-    .context("reading the compilation database")?;
+}
+
+/// The clang arguments for `file`: from the compilation database in `database_dir` (or the
+/// nearest one upwards), plus `extra`.
+pub fn file_flags(
+    file: &Path,
+    database_dir: Option<&Path>,
+    extra: &[String],
+) -> Result<Vec<String>> {
+    let flags =
+        flags::flags_for(file, database_dir, extra).context("reading the compilation database")?;
     Ok(flags.args)
 }
 
@@ -33,12 +44,15 @@ pub fn check_inputs(args: &SourceArgs) -> Result<()> {
         bail!("{}: not a regular file", path.display());
     }
     if let Some(d) = &args.compile_commands_dir {
-        if !d.join("compile_commands.json").is_file() {
-            bail!(
-                "--compile-commands-dir {}: no compile_commands.json there",
-                d.display()
-            );
-        }
+        check_database_dir("--compile-commands-dir", d)?;
+    }
+    Ok(())
+}
+
+/// The directory named by `option` holds a compile_commands.json.
+pub fn check_database_dir(option: &str, dir: &Path) -> Result<()> {
+    if !dir.join("compile_commands.json").is_file() {
+        bail!("{option} {}: no compile_commands.json there", dir.display());
     }
     Ok(())
 }

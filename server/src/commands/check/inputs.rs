@@ -1,0 +1,133 @@
+//! Which files `check` looks at: those named, the sources under named directories, or every
+//! main file of a compilation database.
+
+use crate::commands::load;
+use crate::CheckArgs;
+use anyhow::{bail, Context, Result};
+use std::collections::HashSet;
+use std::path::{Component, Path, PathBuf};
+
+/// Extensions of the C and C++ sources found in directories.
+const SOURCE_EXTENSIONS: &[&str] = &["c", "cc", "cpp", "cxx"];
+
+/// The files to check, sorted by path, each once. Errors when a named path does not exist.
+pub fn collect(args: &CheckArgs) -> Result<Vec<PathBuf>> {
+    if let Some(dir) = &args.build_dir {
+        load::check_database_dir("-p", dir)?;
+    }
+    let mut files = Vec::new();
+    if args.files.is_empty() {
+        if let Some(dir) = &args.build_dir {
+            files = database_files(dir)?;
+        }
+    }
+    for path in &args.files {
+        if !path.exists() {
+            bail!("{}: no such file or directory", path.display());
+        }
+        if path.is_dir() {
+            let before = files.len();
+            walk(path, &mut files)
+                .with_context(|| format!("reading the directory {}", path.display()))?;
+            files[before..].sort();
+        } else {
+            files.push(path.clone());
+        }
+    }
+    let mut seen = HashSet::new();
+    files.retain(|f| seen.insert(f.canonicalize().unwrap_or_else(|_| f.clone())));
+    files.sort();
+    Ok(files)
+}
+
+/// The C and C++ sources under `dir`, recursively; hidden entries and links to directories
+/// are skipped (no loops, no `.git`).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let entry = entry?;
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
+        let path = entry.path();
+        let ty = entry.file_type()?;
+        if ty.is_dir() {
+            walk(&path, out)?;
+        } else if (ty.is_file() || (ty.is_symlink() && path.is_file())) && is_source(&path) {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn is_source(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
+}
+
+/// Every file of `build_dir/compile_commands.json`, shown relative to the current directory
+/// when it is below it.
+fn database_files(build_dir: &Path) -> Result<Vec<PathBuf>> {
+    let db = build_dir.join("compile_commands.json");
+    let text = std::fs::read_to_string(&db).with_context(|| format!("reading {}", db.display()))?;
+    let json: serde_json::Value = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not valid JSON", db.display()))?;
+    let Some(entries) = json.as_array() else {
+        bail!("{}: expected a JSON array of entries", db.display());
+    };
+    let cwd = std::env::current_dir().ok();
+    let mut out = Vec::new();
+    for e in entries {
+        let (Some(dir), Some(file)) = (
+            e.get("directory").and_then(|d| d.as_str()),
+            e.get("file").and_then(|f| f.as_str()),
+        ) else {
+            continue;
+        };
+        let dir = std::path::absolute(build_dir.join(dir))?;
+        let path = normalize(&dir.join(file));
+        out.push(match &cwd {
+            Some(cwd) => path
+                .strip_prefix(cwd)
+                .map_or(path.clone(), Path::to_path_buf),
+            None => path,
+        });
+    }
+    Ok(out)
+}
+
+/// `a/./b/../c` → `a/c`, without touching the file system.
+fn normalize(p: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in p.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                out.pop();
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn normalizes_lexically() {
+        assert_eq!(
+            normalize(Path::new("/a/./b/../c.c")),
+            PathBuf::from("/a/c.c")
+        );
+    }
+
+    #[test]
+    fn source_extensions() {
+        assert!(is_source(Path::new("x/a.cpp")));
+        assert!(is_source(Path::new("a.c")));
+        assert!(!is_source(Path::new("a.h")));
+        assert!(!is_source(Path::new("Makefile")));
+    }
+}

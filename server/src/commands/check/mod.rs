@@ -1,0 +1,224 @@
+//! `omplens check [FILES... | -p BUILD_DIR] [--format text|json|sarif] [--fix]`: the findings
+//! of the rules over every file, in parallel, after inline suppressions and `.omplens.toml`.
+//!
+//! Exit status: 2 when a file could not be checked (unreadable, refused by libclang) or the
+//! command line or a configuration is wrong; otherwise 1 when an error-severity finding
+//! remains, else 0. Findings go to stdout, sorted by file then position; everything else
+//! (notes, the summary, progress) goes to stderr.
+
+mod analyse;
+mod fixes;
+mod inputs;
+mod json;
+mod lines;
+mod parallel;
+mod render;
+mod sarif;
+
+use crate::{CheckArgs, Format};
+use analyse::{Checked, Settings};
+use anyhow::{Context, Result};
+use omplens_analysis::check::config::{self, Config};
+use omplens_analysis::check::Severity;
+use std::collections::HashMap;
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// Compile errors shown per file before "and N more".
+const SHOWN_COMPILE_ERRORS: usize = 5;
+
+pub fn run(args: &CheckArgs) -> Result<ExitCode> {
+    let files = inputs::collect(args)?;
+    if files.is_empty() {
+        eprintln!("omplens: warning: no C or C++ files to check");
+    }
+    let (configs, config_of) = configs(args, &files)?;
+    let settings = Settings {
+        build_dir: args.build_dir.as_deref(),
+        clang_flags: &args.clang_flags,
+        fix: args.fix,
+    };
+    let progress = parallel::Progress::new(files.len());
+    let jobs: Vec<(&PathBuf, &Config)> = files
+        .iter()
+        .zip(&config_of)
+        .map(|(f, &c)| (f, &configs[c]))
+        .collect();
+    let results = parallel::map(
+        &jobs,
+        args.jobs.map(usize::from),
+        |(path, config)| analyse::check_file(path, &settings, config).map_err(|e| format!("{e:#}")),
+        |done| progress.update(done),
+    );
+    progress.clear();
+
+    let mut checked = Vec::new();
+    let mut failures = Vec::new();
+    for (path, r) in files.iter().zip(results) {
+        match r {
+            Ok(Ok(c)) => checked.push(c),
+            Ok(Err(e)) => failures.push(with_path(path, e)),
+            Err(panic) => failures.push(format!(
+                "{}: internal error (omplens panicked: {panic}); please report it",
+                path.display()
+            )),
+        }
+    }
+    let problems = report_problems(&checked, &failures);
+    write_findings(args.format, &checked, &problems)?;
+    if args.fix {
+        let fixed: usize = checked.iter().map(|c| c.fixed).sum();
+        let files = checked.iter().filter(|c| c.fixed > 0).count();
+        eprintln!(
+            "fixed {fixed} finding{} in {files} file{}",
+            plural(fixed),
+            plural(files)
+        );
+    }
+    let errors = eprint_summary(&checked, failures.len());
+    Ok(if !failures.is_empty() {
+        ExitCode::from(2)
+    } else if errors > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// The configuration of every file: one for all with `--config`/`--no-config`, else the
+/// nearest `.omplens.toml` above each file (each loaded once).
+fn configs(args: &CheckArgs, files: &[PathBuf]) -> Result<(Vec<Config>, Vec<usize>)> {
+    if args.no_config {
+        return Ok((vec![Config::default()], vec![0; files.len()]));
+    }
+    if let Some(path) = &args.config {
+        return Ok((vec![config::load(path)?], vec![0; files.len()]));
+    }
+    let mut configs = vec![Config::default()];
+    let mut by_path: HashMap<PathBuf, usize> = HashMap::new();
+    let mut by_dir: HashMap<PathBuf, usize> = HashMap::new();
+    let mut of = Vec::with_capacity(files.len());
+    for f in files {
+        let dir = match f.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        if let Some(&i) = by_dir.get(&dir) {
+            of.push(i);
+            continue;
+        }
+        let i = match config::discover(&dir)
+            .with_context(|| format!("configuration of {}", f.display()))?
+        {
+            Some((path, c)) => *by_path.entry(path).or_insert_with(|| {
+                configs.push(c);
+                configs.len() - 1
+            }),
+            None => 0,
+        };
+        by_dir.insert(dir, i);
+        of.push(i);
+    }
+    Ok((configs, of))
+}
+
+fn with_path(path: &Path, message: String) -> String {
+    let shown = path.display().to_string();
+    if message.contains(&shown) {
+        message
+    } else {
+        format!("{shown}: {message}")
+    }
+}
+
+/// Prints notes, compile errors and failures on stderr; returns them as one line each for
+/// SARIF's notifications.
+fn report_problems(checked: &[Checked], failures: &[String]) -> Vec<String> {
+    let mut problems = Vec::new();
+    for c in checked {
+        for n in &c.notes {
+            eprintln!("{n}");
+        }
+        if c.compile_errors.is_empty() {
+            continue;
+        }
+        let path = c.path.display();
+        let n = c.compile_errors.len();
+        let line = format!(
+            "{path} has {n} compile error{}; its findings may be incomplete",
+            plural(n)
+        );
+        eprintln!("omplens: warning: {line}:");
+        for e in c.compile_errors.iter().take(SHOWN_COMPILE_ERRORS) {
+            eprintln!("{e}");
+        }
+        if n > SHOWN_COMPILE_ERRORS {
+            eprintln!("... and {} more", n - SHOWN_COMPILE_ERRORS);
+        }
+        problems.push(line);
+    }
+    for f in failures {
+        eprintln!("omplens: error: {f}");
+        problems.push(f.clone());
+    }
+    problems
+}
+
+fn write_findings(format: Format, checked: &[Checked], problems: &[String]) -> Result<()> {
+    let mut out = std::io::stdout().lock();
+    let written = match format {
+        Format::Text => {
+            let color = std::io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty());
+            render::write(&mut out, checked, render::Style { color })
+        }
+        Format::Json => out.write_all(json::render(checked).as_bytes()),
+        Format::Sarif => {
+            let cwd = std::env::current_dir().ok();
+            out.write_all(sarif::render(checked, problems, cwd.as_deref()).as_bytes())
+        }
+    };
+    match written.and_then(|()| out.flush()) {
+        // A closed pipe (`omplens check . | head`) is not an error worth reporting.
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
+}
+
+/// `2 errors, 1 warning, 0 infos/hints in 3 files` on stderr; returns the number of errors.
+fn eprint_summary(checked: &[Checked], failed: usize) -> usize {
+    let count = |pred: &dyn Fn(Severity) -> bool| -> usize {
+        checked
+            .iter()
+            .flat_map(|c| &c.findings)
+            .filter(|f| pred(f.severity))
+            .count()
+    };
+    let errors = count(&|s| s == Severity::Error);
+    let warnings = count(&|s| s == Severity::Warning);
+    let others = count(&|s| matches!(s, Severity::Info | Severity::Hint));
+    let files = checked.len();
+    let mut line = format!(
+        "{errors} error{}, {warnings} warning{}, {others} infos/hints in {files} file{}",
+        plural(errors),
+        plural(warnings),
+        plural(files)
+    );
+    if failed > 0 {
+        line.push_str(&format!(
+            " ({failed} file{} could not be checked)",
+            plural(failed)
+        ));
+    }
+    eprintln!("{line}");
+    errors
+}
+
+fn plural(n: usize) -> &'static str {
+    if n == 1 {
+        ""
+    } else {
+        "s"
+    }
+}

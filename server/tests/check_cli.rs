@@ -1,0 +1,410 @@
+//! `omplens check` and `omplens explain` as a user runs them, on small programs in temporary
+//! directories.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::{Command, Output};
+
+/// The analysis reports OMP101 (stale-host-read) at `a[0]` on line 6, with the kernel's write
+/// on line 5 as the related location.
+const STALE: &str = r#"#include <stdio.h>
+int main(void) {
+  double a[8] = {0};
+#pragma omp target map(to: a)
+  a[0] = 1.0;
+  printf("%f\n", a[0]);
+  return 0;
+}
+"#;
+
+/// No mapping mistakes: nothing is offloaded.
+const CLEAN: &str = "int main(void) {\n  int x = 1;\n  return x - 1;\n}\n";
+
+fn omplens(dir: &Path, args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_omplens"))
+        .args(args)
+        .current_dir(dir)
+        .env_remove("NO_COLOR")
+        .output()
+        .expect("run omplens")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in files {
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+    dir
+}
+
+fn json(o: &Output) -> Value {
+    serde_json::from_slice(&o.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}\n{}", stdout(o), stderr(o)))
+}
+
+/// `STALE` with `comment` appended to line `line` (1-based) or inserted before it.
+fn stale_with(line: usize, comment: &str, own_line: bool) -> String {
+    let mut lines: Vec<String> = STALE.lines().map(String::from).collect();
+    if own_line {
+        lines.insert(line - 1, comment.to_string());
+    } else {
+        lines[line - 1].push_str(&format!(" {comment}"));
+    }
+    lines.join("\n") + "\n"
+}
+
+#[test]
+fn text_is_compiler_style() {
+    let d = dir_with(&[("stale.c", STALE)]);
+    let o = omplens(d.path(), &["check", "stale.c"]);
+    let out = stdout(&o);
+    assert_eq!(o.status.code(), Some(1), "{out}\n{}", stderr(&o));
+    let first = out.lines().next().unwrap_or_default();
+    assert!(first.starts_with("stale.c:6:"), "{out}");
+    assert!(
+        first.contains(": error: ") && first.ends_with("[OMP101]"),
+        "{out}"
+    );
+    assert!(out.contains("    6 |   printf(\"%f\\n\", a[0]);"), "{out}");
+    assert!(
+        out.lines()
+            .any(|l| l.trim_start().starts_with('|') && l.contains('^')),
+        "no caret line: {out}"
+    );
+    assert!(out.contains("stale.c:5:"), "related location: {out}");
+    assert!(out.contains(": note: "), "{out}");
+    // Not a terminal: no colours.
+    assert!(!out.contains('\x1b'), "{out}");
+    let err = stderr(&o);
+    assert!(err.contains("1 error, "), "{err}");
+    assert!(err.contains(" in 1 file"), "{err}");
+    assert!(
+        !err.contains("checking"),
+        "no progress line off a terminal: {err}"
+    );
+}
+
+#[test]
+fn json_positions_are_one_based() {
+    let d = dir_with(&[("stale.c", STALE)]);
+    let o = omplens(d.path(), &["check", "--format", "json", "stale.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    let all = v.as_array().expect("one array");
+    let f = all
+        .iter()
+        .find(|f| f["code"] == "OMP101")
+        .unwrap_or_else(|| panic!("no OMP101: {v:#}"));
+    assert_eq!(f["file"], "stale.c");
+    assert_eq!(f["severity"], "error");
+    assert!(f["message"].as_str().unwrap().len() > 5);
+    assert_eq!(f["range"]["start"]["line"], 6);
+    // `a[0]` in `  printf("%f\n", a[0]);` starts at character 18.
+    assert_eq!(f["range"]["start"]["column"], 18);
+    assert_eq!(f["range"]["end"]["line"], 6);
+    assert_eq!(f["range"]["end"]["column"], 22);
+    let related = f["related"].as_array().unwrap();
+    assert!(
+        related
+            .iter()
+            .any(|r| r["range"]["start"]["line"] == 5 && r["file"] == "stale.c"),
+        "{f:#}"
+    );
+    assert!(f["fixes"].is_array());
+    assert!(
+        f.get("bytes").is_some() && f.get("multiplier").is_some(),
+        "{f:#}"
+    );
+}
+
+#[test]
+fn sarif_for_code_scanning() {
+    let d = dir_with(&[("stale.c", STALE)]);
+    let o = omplens(d.path(), &["check", "--format", "sarif", "stale.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    assert_eq!(v["version"], "2.1.0");
+    assert_eq!(
+        v["$schema"],
+        "https://json.schemastore.org/sarif-2.1.0.json"
+    );
+    let run = &v["runs"][0];
+    assert_eq!(run["tool"]["driver"]["name"], "omplens");
+    let rules: Vec<&str> = run["tool"]["driver"]["rules"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["id"].as_str().unwrap())
+        .collect();
+    let list = stdout(&omplens(d.path(), &["explain", "--list"]));
+    let codes: Vec<&str> = list
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(codes.len() >= 18, "{list}");
+    assert_eq!(rules, codes);
+    let r = &run["results"][0];
+    assert_eq!(r["ruleId"], "OMP101");
+    assert_eq!(r["level"], "error");
+    let rule_index = r["ruleIndex"].as_u64().unwrap() as usize;
+    assert_eq!(rules[rule_index], "OMP101");
+    let loc = &r["locations"][0]["physicalLocation"];
+    assert_eq!(loc["artifactLocation"]["uri"], "stale.c");
+    assert_eq!(loc["artifactLocation"]["uriBaseId"], "%SRCROOT%");
+    assert_eq!(loc["region"]["startLine"], 6);
+    assert_eq!(loc["region"]["startColumn"], 18);
+    assert!(r["partialFingerprints"]
+        .as_object()
+        .is_some_and(|m| !m.is_empty()));
+    assert_eq!(
+        r["relatedLocations"][0]["physicalLocation"]["region"]["startLine"],
+        5
+    );
+}
+
+#[test]
+fn inline_comment_suppresses() {
+    for (line, comment, own_line) in [
+        (6, "// omplens: ignore[OMP101]", false),
+        (6, "/* omplens: ignore[stale-host-read] */", false),
+        (6, "// omplens: ignore", true),
+        (1, "// omplens: ignore-file[omp101]", true),
+    ] {
+        let d = dir_with(&[("stale.c", &stale_with(line, comment, own_line))]);
+        let o = omplens(d.path(), &["check", "--format", "json", "stale.c"]);
+        assert_eq!(o.status.code(), Some(0), "{comment}: {}", stderr(&o));
+        let v = json(&o);
+        assert!(
+            !v.as_array().unwrap().iter().any(|f| f["code"] == "OMP101"),
+            "{comment}: {v:#}"
+        );
+    }
+    // Another rule's code silences nothing.
+    let d = dir_with(&[(
+        "stale.c",
+        &stale_with(6, "// omplens: ignore[OMP202]", false),
+    )]);
+    assert_eq!(
+        omplens(d.path(), &["check", "stale.c"]).status.code(),
+        Some(1)
+    );
+}
+
+#[test]
+fn configuration_file() {
+    let d = dir_with(&[
+        ("src/stale.c", STALE),
+        (".omplens.toml", "[check]\nignore = [\"OMP101\"]\n"),
+    ]);
+    let o = omplens(d.path(), &["check", "src/stale.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    assert!(!stdout(&o).contains("[OMP101]"));
+    let o = omplens(d.path(), &["check", "--no-config", "src/stale.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    // A severity override below error: reported, but no longer fails the run.
+    std::fs::write(
+        d.path().join("other.toml"),
+        "[check.severity]\nstale-host-read = \"warning\"\n",
+    )
+    .unwrap();
+    let o = omplens(
+        d.path(),
+        &[
+            "check",
+            "--config",
+            "other.toml",
+            "--format",
+            "json",
+            "src/stale.c",
+        ],
+    );
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let v = json(&o);
+    assert!(
+        v.as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["code"] == "OMP101" && f["severity"] == "warning"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn bad_configuration_is_a_usage_error() {
+    let d = dir_with(&[
+        ("stale.c", STALE),
+        (".omplens.toml", "[check]\nignore = [\n"),
+    ]);
+    let o = omplens(d.path(), &["check", "stale.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains(".omplens.toml"), "{}", stderr(&o));
+    std::fs::write(
+        d.path().join(".omplens.toml"),
+        "[check]\nselect = [\"OMP101\", \"OMP999\"]\n",
+    )
+    .unwrap();
+    let o = omplens(d.path(), &["check", "stale.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("OMP999"), "{}", stderr(&o));
+    // `--no-config` does not read it at all.
+    let o = omplens(d.path(), &["check", "--no-config", "stale.c"]);
+    assert_ne!(o.status.code(), Some(2), "{}", stderr(&o));
+    let o = omplens(d.path(), &["check", "--config", "missing.toml", "stale.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.toml"), "{}", stderr(&o));
+}
+
+#[test]
+fn explain_prints_the_page() {
+    let d = dir_with(&[]);
+    for q in ["OMP101", "omp101", "stale-host-read"] {
+        let o = omplens(d.path(), &["explain", q]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let out = stdout(&o);
+        assert!(out.starts_with('#'), "a Markdown page: {out}");
+        assert!(out.contains("OMP101"), "{out}");
+    }
+    let o = omplens(d.path(), &["explain"]);
+    assert!(o.status.success());
+    assert!(stdout(&o)
+        .lines()
+        .any(|l| l.starts_with("OMP101  stale-host-read")));
+    assert!(stdout(&o).contains("performance"));
+}
+
+#[test]
+fn explain_unknown_rule() {
+    let d = dir_with(&[]);
+    let o = omplens(d.path(), &["explain", "nosuch"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("nosuch"), "{}", stderr(&o));
+    let o = omplens(d.path(), &["explain", "OMP11"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("OMP101"), "close match: {}", stderr(&o));
+}
+
+#[test]
+fn build_directory_lists_the_files_and_their_flags() {
+    // Compiles only with the database's -DN=8.
+    let needs_flag = STALE.replace("a[8]", "a[N]");
+    let d = dir_with(&[("src/stale.c", &needs_flag), ("src/clean.c", CLEAN)]);
+    let root = d.path().canonicalize().unwrap();
+    let db = serde_json::json!([
+        {"directory": root.join("src"), "file": "stale.c",
+         "arguments": ["cc", "-DN=8", "-c", "stale.c"]},
+        {"directory": root.join("src"), "file": "clean.c",
+         "arguments": ["cc", "-c", "clean.c"]},
+    ]);
+    std::fs::create_dir_all(d.path().join("build")).unwrap();
+    std::fs::write(d.path().join("build/compile_commands.json"), db.to_string()).unwrap();
+    let o = omplens(&root, &["check", "-p", "build"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(1), "{}{err}", stdout(&o));
+    assert!(stdout(&o).contains("src/stale.c:6:"), "{}", stdout(&o));
+    assert!(
+        !err.contains("may be incomplete"),
+        "flags from the database: {err}"
+    );
+    assert!(err.contains("in 2 files"), "{err}");
+    let o = omplens(&root, &["check", "-p", "nowhere"]);
+    assert_eq!(o.status.code(), Some(2));
+
+    // A listed file that is gone: the others are still checked, and the run fails.
+    let mut entries = db.as_array().unwrap().clone();
+    entries.push(
+        serde_json::json!({"directory": root.join("src"), "file": "gone.c",
+                                    "arguments": ["cc", "-c", "gone.c"]}),
+    );
+    std::fs::write(
+        d.path().join("build/compile_commands.json"),
+        Value::Array(entries).to_string(),
+    )
+    .unwrap();
+    let o = omplens(&root, &["check", "-p", "build"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("gone.c"), "{}", stderr(&o));
+    assert!(stdout(&o).contains("src/stale.c:6:"), "{}", stdout(&o));
+}
+
+#[test]
+fn directories_are_searched_and_output_is_sorted() {
+    let d = dir_with(&[
+        ("proj/b/stale.c", STALE),
+        ("proj/a/stale.cpp", STALE),
+        ("proj/a/clean.c", CLEAN),
+        ("proj/a/header.h", "int f(void);\n"),
+        ("proj/.hidden/stale.c", STALE),
+    ]);
+    let o = omplens(d.path(), &["check", "--format", "json", "proj"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let v = json(&o);
+    let files: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["code"] == "OMP101")
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert_eq!(files, vec!["proj/a/stale.cpp", "proj/b/stale.c"], "{v:#}");
+    assert!(stderr(&o).contains("in 3 files"), "{}", stderr(&o));
+}
+
+#[test]
+fn broken_code_is_checked_with_a_warning() {
+    let broken = STALE.replace("return 0;", "return undeclared_thing +;");
+    let d = dir_with(&[("broken.c", &broken), ("clean.c", CLEAN)]);
+    let o = omplens(d.path(), &["check", "broken.c", "clean.c"]);
+    let err = stderr(&o);
+    assert!(matches!(o.status.code(), Some(0) | Some(1)), "{err}");
+    assert!(err.contains("broken.c"), "{err}");
+    assert!(err.contains("may be incomplete"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn clean_file_and_usage_errors() {
+    let d = dir_with(&[("clean.c", CLEAN)]);
+    let o = omplens(d.path(), &["check", "--format", "json", "clean.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(json(&o), serde_json::json!([]));
+    assert!(stderr(&o).contains("0 errors, 0 warnings, 0 infos/hints in 1 file"));
+    let o = omplens(d.path(), &["check", "missing.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("missing.c"), "{}", stderr(&o));
+    let o = omplens(d.path(), &["check"]);
+    assert_eq!(o.status.code(), Some(2));
+    let o = omplens(d.path(), &["check", "--format", "xml", "clean.c"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+#[test]
+fn fix_writes_and_rechecks() {
+    let d = dir_with(&[("stale.c", STALE)]);
+    let o = omplens(d.path(), &["check", "--fix", "stale.c"]);
+    let err = stderr(&o);
+    assert!(err.contains("fixed 1 finding in 1 file"), "{err}");
+    let fixed = std::fs::read_to_string(d.path().join("stale.c")).unwrap();
+    assert_ne!(fixed, STALE);
+    assert!(!stdout(&o).contains("[OMP101]"), "{}", stdout(&o));
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    // Nothing left to fix.
+    let o = omplens(d.path(), &["check", "--fix", "stale.c"]);
+    assert!(
+        stderr(&o).contains("fixed 0 findings in 0 files"),
+        "{}",
+        stderr(&o)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.path().join("stale.c")).unwrap(),
+        fixed
+    );
+}
