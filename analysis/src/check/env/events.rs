@@ -53,6 +53,18 @@ struct Kernel {
     untracked: BTreeSet<usize>,
 }
 
+impl Kernel {
+    /// Its explicit map items, then the implicit ones, in the order they are entered.
+    fn maps(&self) -> Vec<MapItem> {
+        self.items
+            .maps
+            .iter()
+            .chain(&self.implicit)
+            .cloned()
+            .collect()
+    }
+}
+
 pub(super) struct FnInterp<'a> {
     module: &'a Module,
     id: FuncId,
@@ -531,7 +543,8 @@ impl<'a> FnInterp<'a> {
                 continue;
             }
             let dspan = self.module.directive(d).directive.span;
-            let stmt = self.dir_stmt(d);
+            let stmt =
+                crate::check::fixes::directive_stmt(self.module, d).map_or(StmtId(0), |(_, s)| s);
             self.fact(
                 i,
                 dspan,
@@ -559,17 +572,6 @@ impl<'a> FnInterp<'a> {
             }
             _ => false,
         }
-    }
-
-    fn dir_stmt(&self, d: DirId) -> StmtId {
-        let span = self.module.directive(d).directive.span;
-        (0..self.func.stmts.len())
-            .map(|i| StmtId(i as u32))
-            .find(|s| {
-                matches!(self.func.stmt(*s).kind, crate::ir::StmtKind::Omp { directive, .. } if directive == d)
-                    || self.func.stmt(*s).span.start == span.start
-            })
-            .unwrap_or(StmtId(0))
     }
 
     fn fact(
@@ -932,13 +934,7 @@ impl<'a> FnInterp<'a> {
         let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
             return;
         };
-        let maps: Vec<MapItem> = self.kernels[k]
-            .items
-            .maps
-            .iter()
-            .chain(self.kernels[k].implicit.iter())
-            .cloned()
-            .collect();
+        let maps = self.kernels[k].maps();
         for (i, m) in maps.iter().enumerate() {
             self.enter_item(st, m, d, stmt, host_loop, at(i, true), false);
         }
@@ -992,13 +988,7 @@ impl<'a> FnInterp<'a> {
         let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
             return;
         };
-        let maps: Vec<MapItem> = self.kernels[k]
-            .items
-            .maps
-            .iter()
-            .chain(self.kernels[k].implicit.iter())
-            .cloned()
-            .collect();
+        let maps = self.kernels[k].maps();
         for (i, m) in maps.iter().enumerate().rev() {
             self.exit_item(st, m, d, stmt, host_loop, at(i, false));
         }

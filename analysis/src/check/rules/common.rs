@@ -158,3 +158,50 @@ pub fn widest_loop(
     }
     best
 }
+
+/// A fix that changes the map type of the map item at `item` to `pick(its type)`, titled
+/// `title(item text, new type)`; none when `pick` declines or the clause cannot be edited.
+pub fn retype(
+    cx: &Context,
+    item: Span,
+    pick: impl Fn(crate::pragma::MapType) -> Option<&'static str>,
+    title: impl Fn(&str, &str) -> String,
+) -> Vec<crate::check::Fix> {
+    let Some(m) = cx
+        .facts
+        .mappings
+        .iter()
+        .find(|m| m.item.span == item && m.item.clause_items > 0)
+    else {
+        return Vec::new();
+    };
+    let Some(to) = pick(m.item.map_type) else {
+        return Vec::new();
+    };
+    let directive = cx.module.directive(m.dir).directive.span;
+    crate::check::fixes::change_map_type(
+        cx.source,
+        m.item.clause,
+        m.item.clause_items,
+        m.item.span,
+        &m.item.text,
+        directive,
+        to,
+    )
+    .map_or_else(Vec::new, |edits| {
+        crate::check::fixes::fix(title(&m.item.text, to), edits)
+    })
+}
+
+/// Copies of `c`'s object whose usefulness the per-variable view cannot judge: a reduction
+/// or private copy of the same directive, or sections of it moved by updates elsewhere.
+pub fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
+    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
+    items.other.contains(&c.object)
+        || cx.facts.copies.iter().any(|o| {
+            o.func == c.func
+                && o.object == c.object
+                && o.kind == crate::check::env::CopyKind::Update
+                && o.item_text.contains('[')
+        })
+}

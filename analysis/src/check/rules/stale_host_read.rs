@@ -1,6 +1,6 @@
 //! OMP101: the host reads data whose valid copy is on the device.
 
-use super::common::{facts, finding, item_text, paths, why_related};
+use super::common::{facts, finding, item_text, paths, retype, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -42,31 +42,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
 
 fn fix(cx: &Context, f: &crate::check::env::Fact, why: &Option<Why>) -> Vec<crate::check::Fix> {
     if let Some(Why::Dropped { item, .. }) = why {
-        if let Some(m) = cx
-            .facts
-            .mappings
-            .iter()
-            .find(|m| m.item.span == *item && m.item.clause_items > 0)
-        {
-            let to = match m.item.map_type {
-                crate::pragma::MapType::To => "tofrom",
-                crate::pragma::MapType::Alloc => "from",
-                _ => return Vec::new(),
-            };
-            let dspan = cx.module.directive(m.dir).directive.span;
-            if let Some(edits) = fixes::change_map_type(
-                cx.source,
-                m.item.clause,
-                m.item.clause_items,
-                m.item.span,
-                &m.item.text,
-                dspan,
-                to,
-            ) {
-                return fixes::fix(format!("map `{}` with `{to}`", m.item.text), edits);
-            }
-        }
-        return Vec::new();
+        return retype(
+            cx,
+            *item,
+            |t| match t {
+                crate::pragma::MapType::To => Some("tofrom"),
+                crate::pragma::MapType::Alloc => Some("from"),
+                _ => None,
+            },
+            |text, to| format!("map `{text}` with `{to}`"),
+        );
     }
     if !f.present {
         return Vec::new();

@@ -1,9 +1,9 @@
 //! OMP205: data copied back to the host that the device never wrote.
 
-use super::common::{cost, facts, finding};
+use super::common::{cost, facts, finding, partly_moved, retype};
 use super::Context;
 use crate::check::env::{CopyKind, FactKind};
-use crate::check::{fixes, Finding};
+use crate::check::Finding;
 use crate::pragma::MapType;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
@@ -46,41 +46,19 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             ),
         );
         x.bytes = c.bytes;
-        let to = match c.map_type {
-            Some(MapType::From) => Some("alloc"),
-            Some(MapType::ToFrom) => Some("to"),
-            _ => None,
-        };
-        if let (Some(t), Some(m), true) = (
-            to,
-            cx.facts.mappings.iter().find(|m| m.item.span == c.item),
-            f.certain,
-        ) {
-            let dspan = cx.module.directive(m.dir).directive.span;
-            if let Some(edits) = fixes::change_map_type(
-                cx.source,
-                m.item.clause,
-                m.item.clause_items,
-                m.item.span,
-                &m.item.text,
-                dspan,
-                t,
-            ) {
-                x.fixes = fixes::fix(format!("map `{}` with `{t}`", m.item.text), edits);
-            }
+        if f.certain {
+            x.fixes = retype(
+                cx,
+                c.item,
+                |t| match t {
+                    MapType::From => Some("alloc"),
+                    MapType::ToFrom => Some("to"),
+                    _ => None,
+                },
+                |text, to| format!("map `{text}` with `{to}`"),
+            );
         }
         out.push(x);
     }
     out
-}
-
-fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
-    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
-    items.other.contains(&c.object)
-        || cx.facts.copies.iter().any(|o| {
-            o.func == c.func
-                && o.object == c.object
-                && o.kind == CopyKind::Update
-                && o.item_text.contains('[')
-        })
 }

@@ -1,9 +1,9 @@
 //! OMP105: a kernel reads device memory that was mapped without a copy and never written.
 
-use super::common::{facts, finding, paths, why_related};
+use super::common::{facts, finding, paths, retype, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
-use crate::check::{fixes, Finding};
+use crate::check::Finding;
 use crate::pragma::MapType;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
@@ -35,34 +35,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             ),
         );
         x.related = why_related(cx, &f.name, &Some(Why::Alloc { item: *item }));
-        if let Some(m) = cx.facts.mappings.iter().find(|m| m.item.span == *item) {
-            let to = match m.item.map_type {
+        x.fixes = retype(
+            cx,
+            *item,
+            |t| match t {
                 MapType::Alloc => Some("to"),
                 MapType::From => Some("tofrom"),
                 _ => None,
-            };
-            let dspan = cx.module.directive(m.dir).directive.span;
-            if let Some(edits) = to.and_then(|t| {
-                fixes::change_map_type(
-                    cx.source,
-                    m.item.clause,
-                    m.item.clause_items,
-                    m.item.span,
-                    &m.item.text,
-                    dspan,
-                    t,
-                )
-            }) {
-                x.fixes = fixes::fix(
-                    format!(
-                        "copy `{}` to the device (`{}`)",
-                        m.item.text,
-                        to.unwrap_or("to")
-                    ),
-                    edits,
-                );
-            }
-        }
+            },
+            |text, to| format!("copy `{text}` to the device (`{to}`)"),
+        );
         out.push(x);
     }
     out

@@ -1,9 +1,9 @@
 //! OMP204: data copied to the device that the device overwrites or never reads.
 
-use super::common::{cost, facts, finding};
+use super::common::{cost, facts, finding, partly_moved, retype};
 use super::Context;
 use crate::check::env::{CopyKind, FactKind};
-use crate::check::{fixes, Finding};
+use crate::check::Finding;
 use crate::pragma::MapType;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
@@ -17,12 +17,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if c.implicit || !seen.insert(c.item) {
             continue;
         }
-        // A reduction combines with the value copied in; private copies are other clauses'.
-        let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
-        if items.other.contains(&c.object) {
-            continue;
-        }
-        // Reductions write through their own clause; sections moved by updates elsewhere
+        // A reduction combines with the value copied in; sections moved by updates elsewhere
         // make the per-variable view too coarse to call the copy useless.
         if partly_moved(cx, c) {
             continue;
@@ -48,40 +43,18 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         );
         x.bytes = c.bytes;
         if c.kind == CopyKind::Entry {
-            let to = match c.map_type {
-                Some(MapType::To) => Some("alloc"),
-                Some(MapType::ToFrom) => Some("from"),
-                _ => None,
-            };
-            if let (Some(t), Some(m)) =
-                (to, cx.facts.mappings.iter().find(|m| m.item.span == c.item))
-            {
-                let dspan = cx.module.directive(m.dir).directive.span;
-                if let Some(edits) = fixes::change_map_type(
-                    cx.source,
-                    m.item.clause,
-                    m.item.clause_items,
-                    m.item.span,
-                    &m.item.text,
-                    dspan,
-                    t,
-                ) {
-                    x.fixes = fixes::fix(format!("map `{}` with `{t}`", m.item.text), edits);
-                }
-            }
+            x.fixes = retype(
+                cx,
+                c.item,
+                |t| match t {
+                    MapType::To => Some("alloc"),
+                    MapType::ToFrom => Some("from"),
+                    _ => None,
+                },
+                |text, to| format!("map `{text}` with `{to}`"),
+            );
         }
         out.push(x);
     }
     out
-}
-
-fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
-    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
-    items.other.contains(&c.object)
-        || cx.facts.copies.iter().any(|o| {
-            o.func == c.func
-                && o.object == c.object
-                && o.kind == CopyKind::Update
-                && o.item_text.contains('[')
-        })
 }

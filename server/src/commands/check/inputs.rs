@@ -97,7 +97,7 @@ fn database_files(build_dir: &Path) -> Result<Vec<PathBuf>> {
 }
 
 /// `a/./b/../c` → `a/c`, without touching the file system.
-fn normalize(p: &Path) -> PathBuf {
+pub(super) fn normalize(p: &Path) -> PathBuf {
     let mut out = PathBuf::new();
     for c in p.components() {
         match c {

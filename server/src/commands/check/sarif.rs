@@ -5,13 +5,14 @@
 //! file and the trimmed text of the line, so a result keeps its identity when lines move.
 
 use super::analyse::Checked;
+use super::inputs::normalize;
 use super::lines::Lines;
 use omplens_analysis::check::rules::{Family, Rule, RULES};
 use omplens_analysis::check::{Finding, Severity};
 use omplens_analysis::ir::Span;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
-use std::path::{Component, Path};
+use std::path::Path;
 
 pub const SCHEMA: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 const SRCROOT: &str = "%SRCROOT%";
@@ -261,20 +262,6 @@ fn file_uri(abs: &Path) -> String {
         format!("/{s}")
     };
     format!("file://{}", encode(&s))
-}
-
-fn normalize(p: &Path) -> std::path::PathBuf {
-    let mut out = std::path::PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Percent-encodes what may not appear in a URI path.
