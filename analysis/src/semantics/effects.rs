@@ -260,7 +260,11 @@ impl FunctionFacts {
             match root {
                 Root::This => Some(Target::This),
                 Root::Var(v) => {
-                    let v = aliases.get(&v).copied().unwrap_or(v);
+                    let v = match aliases.get(&v) {
+                        Some(AliasOf::This) => return Some(Target::This),
+                        Some(AliasOf::Var(s)) => *s,
+                        None => v,
+                    };
                     let var = module.var(v);
                     match var.storage {
                         Storage::Global | Storage::StaticGlobal => Some(Target::Global(v)),
@@ -366,8 +370,10 @@ impl FunctionFacts {
 /// parameter, `this` or a global; a global itself; the referent of a reference parameter.
 fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
     match target {
-        Target::Global(_) | Target::This => true,
-        Target::Param(_) => {
+        Target::Global(_) => true,
+        // Through `this` itself, or through a local alias of a member (not the alias itself).
+        Target::This if matches!(a.root, Root::This) => true,
+        Target::This | Target::Param(_) => {
             let Root::Var(v) = a.root else { return true };
             let ty = &module.var(v).ty;
             !a.path.is_empty()
@@ -377,31 +383,47 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
     }
 }
 
-/// Local pointers that point into a parameter's or global's data: `double *q = p + k;`,
-/// `q = &g[0];`. Flow-insensitive: a local assigned from several roots keeps the first.
-/// Also returns the expressions on the right of those assignments.
+/// What a local pointer alias points into.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum AliasOf {
+    Var(VarId),
+    /// A member of the object (`double *d = data;` in a method).
+    This,
+}
+
+/// Local pointers that point into a parameter's, global's or member's data:
+/// `double *q = p + k;`, `q = &g[0];`, `double *d = this->data;`. Flow-insensitive: a local
+/// assigned from several roots keeps the first. Also returns the expressions on the right of
+/// those assignments.
 fn pointer_aliases(
     module: &Module,
     func: &Function,
-) -> (HashMap<VarId, VarId>, HashSet<crate::ir::ExprId>) {
-    let mut out: HashMap<VarId, VarId> = HashMap::new();
+) -> (HashMap<VarId, AliasOf>, HashSet<crate::ir::ExprId>) {
+    let mut out: HashMap<VarId, AliasOf> = HashMap::new();
     let mut sources = HashSet::new();
-    let root_of = |mut e: crate::ir::ExprId, seen: &mut Vec<crate::ir::ExprId>| -> Option<VarId> {
-        for _ in 0..64 {
-            seen.push(e);
-            match &func.expr(e).kind {
-                ExprKind::Var(v) => return Some(*v),
-                ExprKind::Cast(x) => e = *x,
-                ExprKind::Unary(crate::ir::UnaryOp::AddrOf, x) => e = *x,
-                ExprKind::Subscript(b, _) => e = *b,
-                ExprKind::Binary(crate::ir::BinaryOp::Add | crate::ir::BinaryOp::Sub, a, _) => {
-                    e = *a
+    let root_of =
+        |mut e: crate::ir::ExprId, seen: &mut Vec<crate::ir::ExprId>| -> Option<AliasOf> {
+            for _ in 0..64 {
+                seen.push(e);
+                match &func.expr(e).kind {
+                    ExprKind::Var(v) => return Some(AliasOf::Var(*v)),
+                    ExprKind::Member { base: None, .. } => return Some(AliasOf::This),
+                    ExprKind::Member { base: Some(b), .. }
+                        if matches!(func.expr(*b).kind, ExprKind::This) =>
+                    {
+                        return Some(AliasOf::This)
+                    }
+                    ExprKind::Cast(x) => e = *x,
+                    ExprKind::Unary(crate::ir::UnaryOp::AddrOf, x) => e = *x,
+                    ExprKind::Subscript(b, _) => e = *b,
+                    ExprKind::Binary(crate::ir::BinaryOp::Add | crate::ir::BinaryOp::Sub, a, _) => {
+                        e = *a
+                    }
+                    _ => return None,
                 }
-                _ => return None,
             }
-        }
-        None
-    };
+            None
+        };
     let is_local_pointer = |v: VarId| {
         let var = module.var(v);
         var.ty.is_pointer() && matches!(var.storage, Storage::Local)
@@ -411,17 +433,24 @@ fn pointer_aliases(
             return;
         }
         let mut seen = Vec::new();
-        if let Some(src) = root_of(rhs, &mut seen) {
-            let src = out.get(&src).copied().unwrap_or(src);
-            if src != local
-                && matches!(
-                    module.var(src).storage,
-                    Storage::Parameter | Storage::Global | Storage::StaticGlobal
-                )
-            {
-                out.insert(local, src);
-                sources.extend(seen);
+        let src = match root_of(rhs, &mut seen) {
+            Some(AliasOf::Var(v)) => Some(out.get(&v).copied().unwrap_or(AliasOf::Var(v))),
+            other => other,
+        };
+        let outside = match src {
+            Some(AliasOf::This) => true,
+            Some(AliasOf::Var(v)) => {
+                v != local
+                    && matches!(
+                        module.var(v).storage,
+                        Storage::Parameter | Storage::Global | Storage::StaticGlobal
+                    )
             }
+            None => false,
+        };
+        if let (true, Some(src)) = (outside, src) {
+            out.insert(local, src);
+            sources.extend(seen);
         }
     };
     for st in &func.stmts {

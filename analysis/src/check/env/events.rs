@@ -531,6 +531,11 @@ impl<'a> FnInterp<'a> {
     fn at_exit(&mut self, st: &State) {
         let is_main = self.func.name == "main";
         for (i, s) in st.iter().enumerate() {
+            // Data still present when the function returns may be read by kernels elsewhere
+            // (the caller's, or those of functions it calls next): its copies are not judged.
+            if s.counts.may_be_present() {
+                self.consumed.extend(s.pending_in.iter().copied());
+            }
             let Some(d) = s.entered else { continue };
             if !s.counts.may_be_present() {
                 continue;
@@ -761,6 +766,7 @@ impl<'a> FnInterp<'a> {
                 let s = &mut st[obj];
                 if kind == DirectiveKind::TargetEnterData {
                     if s.counts.may_be_zero() {
+                        s.entered.get_or_insert(DirId(d as u32));
                         s.dev = if matches!(m.map_type, MapType::To | MapType::ToFrom) {
                             s.host
                         } else {
@@ -1258,6 +1264,8 @@ impl<'a> FnInterp<'a> {
             return;
         }
         let certain = s.counts.must_be_present();
+        // Both copies agree already, whichever way it copies.
+        let redundant = s.dev == VALID && s.host == VALID;
         let mut next = s.clone();
         if self.report {
             let c = self.record_copy(
@@ -1273,8 +1281,6 @@ impl<'a> FnInterp<'a> {
                 certain,
                 in_loop,
             );
-            // Both copies agree already, whichever way it copies.
-            let redundant = s.dev == VALID && s.host == VALID;
             if redundant && certain {
                 self.fact(
                     obj,
@@ -1301,12 +1307,36 @@ impl<'a> FnInterp<'a> {
             }
         }
         if m.to_device {
+            // The host's copy is stale and the device's is the valid one: this update loses
+            // the device's results (`from` was meant).
+            if let (
+                true,
+                VALID,
+                STALE,
+                Some(Why::Write {
+                    at,
+                    on_device: true,
+                }),
+            ) = (certain, s.dev, s.host, &s.host_why)
+            {
+                let why = Why::Overwritten {
+                    update: m.span,
+                    write: *at,
+                };
+                next.host_why = Some(why.clone());
+                next.dev = STALE;
+                next.dev_why = Some(why);
+                st[obj] = next;
+                return;
+            }
             next.dev = if certain { s.host } else { s.host | s.dev };
             next.dev_why = s.host_why.clone().or(s.dev_why.clone());
             if next.dev & STALE == 0 {
                 next.dev_why = None;
             }
-            if certain {
+            // A redundant update copies what the device holds already: the earlier copy is
+            // as much read as this one (OMP202 reports this one, not OMP204 the earlier).
+            if certain && !redundant {
                 next.pending_in = [key].into_iter().collect();
             } else {
                 next.pending_in.insert(key);
@@ -1323,9 +1353,13 @@ impl<'a> FnInterp<'a> {
     }
 }
 
-/// A `do` loop, or a `for` loop whose bounds are constants with at least one iteration.
+/// A `do` loop, a `for` loop whose bounds are constants with at least one iteration, or a
+/// loop inside a kernel (taken to run at least once, as the validity analysis does: a kernel
+/// whose loop runs zero times does no work worth judging).
 fn runs_once(module: &Module, func: &Function, l: &crate::ir::cfg::Loop) -> bool {
-    l.kind == crate::ir::cfg::LoopKind::Do || constant_trips(module, func, l.stmt).is_some()
+    l.kind == crate::ir::cfg::LoopKind::Do
+        || l.exec == crate::ir::cfg::Exec::Device
+        || constant_trips(module, func, l.stmt).is_some()
 }
 
 fn implicit_item(

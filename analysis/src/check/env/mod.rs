@@ -36,6 +36,9 @@ pub enum Why {
     NoCopyBack { item: Span },
     /// Mapped without a copy (`alloc`, `from`): the device memory holds nothing yet.
     Alloc { item: Span },
+    /// A `target update to` copied the host's stale data over the device's results (a
+    /// `from` was meant): the update's item and the device write it lost.
+    Overwritten { update: Span, write: Span },
     /// A kernel wrote a scalar that was `firstprivate` (implicitly or not).
     LostScalar { write: Span, kernel: Span },
 }

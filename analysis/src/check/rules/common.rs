@@ -86,6 +86,13 @@ pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> 
             *item,
             format!("`{name}` mapped here without copying its data to the device"),
         )],
+        Some(Why::Overwritten { update, write }) => vec![
+            r(*write, format!("`{name}` written on the device here")),
+            r(
+                *update,
+                format!("this `target update to` copies the host's old `{name}` over the device's results"),
+            ),
+        ],
         Some(Why::LostScalar { write, kernel }) => vec![
             r(*write, format!("`{name}` written on the device here")),
             r(

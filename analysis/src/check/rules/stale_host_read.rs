@@ -4,6 +4,7 @@ use super::common::{facts, finding, item_text, paths, retype, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
+use crate::ir::Span;
 use crate::plan::rewrite::Side;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
@@ -21,6 +22,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             }
             Some(Why::Dropped { .. }) => ": the device wrote it and it was unmapped without a copy back",
             Some(Why::Alloc { .. }) => ": it was copied back from device memory that nothing initialized",
+            Some(Why::Overwritten { .. }) => {
+                ": a `target update to` copied the host's old data over the device's results where `from` was meant"
+            }
             _ => ": no copy back reaches this read",
         };
         let mut x = finding(
@@ -53,6 +57,9 @@ fn fix(cx: &Context, f: &crate::check::env::Fact, why: &Option<Why>) -> Vec<crat
             |text, to| format!("map `{text}` with `{to}`"),
         );
     }
+    if let Some(Why::Overwritten { update, .. }) = why {
+        return reverse_update(cx, *update);
+    }
     if !f.present {
         return Vec::new();
     }
@@ -71,5 +78,31 @@ fn fix(cx: &Context, f: &crate::check::env::Fact, why: &Option<Why>) -> Vec<crat
     fixes::fix(
         format!("insert `target update from({text})` before the read"),
         edits,
+    )
+}
+
+/// Turns the `to` clause holding only `item` into `from`: `update to(v)` → `update from(v)`.
+fn reverse_update(cx: &Context, item: Span) -> Vec<crate::check::Fix> {
+    let src = cx.source.as_bytes();
+    let before = cx.source[..item.start as usize].trim_end();
+    let after = cx.source[item.end as usize..].trim_start();
+    if !before.ends_with('(') || !after.starts_with(')') {
+        return Vec::new(); // the clause names other items too
+    }
+    let name = before[..before.len() - 1].trim_end();
+    let start = name.len().saturating_sub(2);
+    let at_word_start =
+        start == 0 || !(src[start - 1].is_ascii_alphanumeric() || src[start - 1] == b'_');
+    if !name.ends_with("to") || !at_word_start {
+        return Vec::new();
+    }
+    let text = &cx.source[item.start as usize..item.end as usize];
+    fixes::fix(
+        format!("copy `{text}` from the device: `to` → `from`"),
+        vec![crate::plan::rewrite::TextEdit {
+            start: start as u32,
+            end: name.len() as u32,
+            text: "from".into(),
+        }],
     )
 }
