@@ -4,6 +4,7 @@
 
 use crate::ir::{BindingTarget, DirId, Module, Span, TypeKind};
 use crate::pragma::{Accessor, ClauseKind, Expr, ExprKind, ListItem, MapModifier, MapType};
+use crate::semantics::constants::Values;
 use crate::semantics::symbolic::Poly;
 use crate::semantics::validity::Object;
 
@@ -179,7 +180,14 @@ pub fn const_value(e: &Expr) -> Option<i64> {
 
 /// A pragma expression as a polynomial over the names it uses (`n - 1`, `nx * ny`).
 pub fn poly(e: &Expr) -> Option<Poly> {
+    poly_known(e, &Values::new())
+}
+
+/// [`poly`] with the names of known value replaced by their values first (so `n / 2` with
+/// `n` known is a number).
+pub fn poly_known(e: &Expr, values: &Values) -> Option<Poly> {
     use crate::pragma::BinaryOp;
+    let poly = |e: &Expr| poly_known(e, values);
     match &e.kind {
         ExprKind::Int(t) => {
             let digits: String = t.trim_end_matches(['u', 'U', 'l', 'L']).to_string();
@@ -193,7 +201,10 @@ pub fn poly(e: &Expr) -> Option<Poly> {
             };
             Some(Poly::constant(v))
         }
-        ExprKind::Ident(n) => Some(Poly::atom(n)),
+        ExprKind::Ident(n) => Some(match values.get(n) {
+            Some(v) => Poly::constant(*v),
+            None => Poly::atom(n),
+        }),
         ExprKind::Paren(e) => poly(e),
         ExprKind::Binary(op, a, b) => {
             let (a, b) = (poly(a)?, poly(b)?);

@@ -2,9 +2,11 @@
 
 use super::common::finding;
 use super::Context;
-use crate::check::env::items::poly;
+use crate::check::env::items::poly_known;
 use crate::check::env::Object;
-use crate::check::{Finding, TextEdit};
+use crate::check::{Finding, Related, TextEdit};
+use crate::ir::{Callee, ExprKind, FuncId, VarId};
+use crate::semantics::constants::{known_values, macro_values, substitute};
 use crate::semantics::sections;
 use crate::semantics::symbolic::Poly;
 
@@ -19,24 +21,23 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if !cx.module.var(*v).ty.is_pointer() || !seen.insert(m.item.span) {
             continue;
         }
-        let Some(alloc) = sections::allocation_length(cx.module, m.func, *v) else {
-            continue;
-        };
+        // Macros only: the section's names are the mapping function's, compared per caller.
+        let macros = macro_values(cx.source);
         let lower = match lower {
-            Some(e) => poly(e),
+            Some(e) => poly_known(e, &macros),
             None => Some(Poly::constant(0)),
         };
-        let (Some(lower), Some(length)) = (lower, poly(length)) else {
+        let (Some(lower), Some(length)) = (lower, poly_known(length, &macros)) else {
             continue;
         };
-        let end = lower.add(&length);
-        let Some(over) = end.sub(&alloc).as_const() else {
+        let Some(over) = allocations(cx, m.func, *v, &lower.add(&length))
+            .into_iter()
+            .find(|a| a.end.sub(&a.length).as_const().is_some_and(|d| d > 0))
+        else {
             continue;
         };
-        if over <= 0 && lower.as_const().is_none_or(|l| l >= 0) {
-            continue;
-        }
         let name = &cx.module.var(*v).name;
+        let (end, alloc) = (&over.end, &over.length);
         let mut x = finding(
             "OMP107",
             true,
@@ -46,8 +47,15 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 m.item.text
             ),
         );
-        if lower.as_const() == Some(0) {
-            let text = format!("{name}[0:{alloc}]");
+        if let Some(at) = over.call {
+            x.related.push(Related {
+                span: at,
+                message: format!("called here with data of {alloc} elements"),
+            });
+        }
+        // The fix names the allocation's length in the mapping function's own terms.
+        if lower.as_const() == Some(0) && over.call.is_none() {
+            let text = format!("{name}[0:{}]", over.written);
             x.fixes = crate::check::fixes::fix(
                 format!("map `{text}`"),
                 vec![TextEdit {
@@ -58,6 +66,85 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             );
         }
         out.push(x);
+    }
+    out
+}
+
+/// An allocation the section may point into, with both ends in the same terms.
+struct Allocation {
+    /// The section's end (`lower + length`), with known values substituted.
+    end: Poly,
+    /// The allocation's length in elements, with known values substituted.
+    length: Poly,
+    /// The allocation's length as written at the allocation.
+    written: Poly,
+    /// The call that passes the data, when it was allocated by a caller.
+    call: Option<crate::ir::Span>,
+}
+
+/// The allocations of `v` (a pointer of `func`) that omplens can see: one in `func` itself, or,
+/// for a parameter, one in each direct caller that passes an allocated local, with the
+/// section's end translated into the caller's terms through the arguments.
+fn allocations(cx: &Context, func: FuncId, v: VarId, end: &Poly) -> Vec<Allocation> {
+    let module = cx.module;
+    let mut out = Vec::new();
+    if let Some(length) = sections::allocation_length(module, func, v) {
+        let values = known_values(module, cx.source, func);
+        out.push(Allocation {
+            end: substitute(end, &values),
+            length: substitute(&length, &values),
+            written: length,
+            call: None,
+        });
+    }
+    let f = module.function(func);
+    let Some(index) = f.params.iter().position(|p| *p == v) else {
+        return out;
+    };
+    for (ci, caller) in module.functions.iter().enumerate() {
+        let caller_id = FuncId(ci as u32);
+        for e in &caller.exprs {
+            let ExprKind::Call {
+                callee: Callee::Direct(id),
+                args,
+                ..
+            } = &e.kind
+            else {
+                continue;
+            };
+            if *id != func || args.len() != f.params.len() {
+                continue;
+            }
+            let mut arg = args[index];
+            while let ExprKind::Cast(x) = caller.expr(arg).kind {
+                arg = x;
+            }
+            let ExprKind::Var(w) = caller.expr(arg).kind else {
+                continue;
+            };
+            let Some(length) = sections::allocation_length(module, caller_id, w) else {
+                continue;
+            };
+            // The callee's parameters, in the caller's terms.
+            let mut in_caller = end.clone();
+            for (p, a) in f.params.iter().zip(args) {
+                let name = &module.var(*p).name;
+                if !in_caller.contains_atom(name) {
+                    continue;
+                }
+                match Poly::from_expr(module, caller, *a) {
+                    Some(q) => in_caller = in_caller.subst(name, &q),
+                    None => in_caller = Poly::atom("?"),
+                }
+            }
+            let values = known_values(module, cx.source, caller_id);
+            out.push(Allocation {
+                end: substitute(&in_caller, &values),
+                length: substitute(&length, &values),
+                written: length,
+                call: Some(e.span),
+            });
+        }
     }
     out
 }

@@ -2,10 +2,11 @@
 
 use super::common::{finding, line};
 use super::Context;
-use crate::check::env::items::poly;
+use crate::check::env::items::poly_known;
 use crate::check::env::Object;
 use crate::check::{Finding, Related, TextEdit};
 use crate::ir::{kernel_stmts, StmtKind};
+use crate::semantics::constants::{known_values, substitute};
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
 
@@ -31,14 +32,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let Some(g) = cx.facts.cfgs[m.func.0 as usize].as_ref() else {
             continue;
         };
+        // Known values (`int n = 4096;`, `#define N 4096`) let `n / 2` and `n` compare.
+        let values = known_values(cx.module, cx.source, m.func);
         let lower = match lower {
-            Some(e) => poly(e),
+            Some(e) => poly_known(e, &values),
             None => Some(Poly::constant(0)),
         };
-        let (Some(lower), Some(length)) = (lower, poly(length)) else {
+        let (Some(lower), Some(length)) = (lower, poly_known(length, &values)) else {
             continue;
         };
-        let mapped = Section::new(lower, length);
+        let mapped = Section::new(substitute(&lower, &values), substitute(&length, &values));
         let func = cx.module.function(m.func);
         let info = cx.module.directive(m.dir);
         let stmts: Vec<_> = match info.governs {
@@ -67,6 +70,11 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let Some(used) = sections::accessed_section(cx.module, m.func, g, *v, &stmts) else {
             continue;
         };
+        let written = used.clone();
+        let used = Section::new(
+            substitute(&used.lower, &values),
+            substitute(&used.length, &values),
+        );
         if used.lower.as_const().is_some_and(|l| l < 0) {
             continue; // accesses guarded by conditions omplens does not follow
         }
@@ -100,7 +108,11 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 line(cx, m.item.span)
             ),
         });
-        if let Some(u) = mapped.union(&used) {
+        // The fix writes the kernels' section as the code names it (`x[0:n]`, not 4096).
+        if let Some(u) = mapped
+            .union(&used)
+            .map(|u| if u == used { written } else { u })
+        {
             if let Some(start) = m.item.text.find('[') {
                 let text = format!("{}[{u}]", &m.item.text[..start]);
                 x.fixes = crate::check::fixes::fix(
