@@ -87,6 +87,8 @@ pub(super) struct FnInterp<'a> {
     mappings: Vec<Mapping>,
     accesses: Vec<AccessEvent>,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
+    /// Objects whose entry state a caller's context gave.
+    context_known: BTreeSet<usize>,
 }
 
 fn within(outer: Span, inner: Span) -> bool {
@@ -123,6 +125,7 @@ impl<'a> FnInterp<'a> {
             mappings: Vec::new(),
             accesses: Vec::new(),
             contexts: HashMap::new(),
+            context_known: BTreeSet::new(),
         };
         for (d, info) in module.directives.iter().enumerate() {
             if info.function == Some(id) {
@@ -140,7 +143,8 @@ impl<'a> FnInterp<'a> {
             }
         }
         for o in context.keys() {
-            f.track(o);
+            let i = f.track(o);
+            f.context_known.insert(i);
         }
         f.events = g
             .blocks
@@ -337,9 +341,15 @@ impl<'a> FnInterp<'a> {
                 .collect();
             // What the body reads and writes, first occurrence.
             let mut uses: BTreeMap<usize, (Option<Span>, Option<Span>)> = BTreeMap::new();
+            // Reads (not partial writes) and writes with the start of their statement: a
+            // read counts as reading what the kernel found on entry only when no statement
+            // before it in the kernel writes the object.
+            let mut reads: Vec<(u32, usize, Span)> = Vec::new();
+            let mut first_write: BTreeMap<usize, u32> = BTreeMap::new();
             for (b, block) in self.g.blocks.iter().enumerate() {
                 for (n, node) in block.nodes.iter().enumerate() {
-                    if node.exec != Exec::Device || !within(span, self.func.stmt(node.stmt).span) {
+                    let at = self.func.stmt(node.stmt).span;
+                    if node.exec != Exec::Device || !within(span, at) {
                         continue;
                     }
                     for e in &self.events[b][n] {
@@ -351,8 +361,12 @@ impl<'a> FnInterp<'a> {
                                 span,
                                 partial,
                             } => {
-                                if *read && !*partial && !k.reads.iter().any(|r| r.0 == *obj) {
-                                    k.reads.push((*obj, *span));
+                                if *read && !*partial {
+                                    reads.push((at.start, *obj, *span));
+                                }
+                                if *write {
+                                    let w = first_write.entry(*obj).or_insert(at.start);
+                                    *w = (*w).min(at.start);
                                 }
                                 (*obj, *read, *write, *span)
                             }
@@ -371,6 +385,13 @@ impl<'a> FnInterp<'a> {
                             u.1 = Some(sp);
                         }
                     }
+                }
+            }
+            reads.sort_by_key(|r| (r.0, r.2.start));
+            for (at, obj, span) in reads {
+                let written_before = first_write.get(&obj).is_some_and(|w| *w < at);
+                if !written_before && !k.reads.iter().any(|r| r.0 == obj) {
+                    k.reads.push((obj, span));
                 }
             }
             let combined_reduction = info.directive.kind.is_combined();
@@ -577,6 +598,25 @@ impl<'a> FnInterp<'a> {
             }
             _ => false,
         }
+    }
+
+    /// The `alloc` (or `from`) map that left the device memory uninitialised really
+    /// allocated: the function owns the data, or a caller's context says it was not present.
+    /// Data reached through `this` or a parameter without a context may be present already.
+    fn allocated_here(&self, obj: usize) -> bool {
+        if self.owned_here(obj) {
+            return true;
+        }
+        // A struct's members are mapped through its methods, which callers' states do not
+        // follow: only plain data takes its presence from the context.
+        let plain = match &self.objects[obj] {
+            Object::Var(v) => !matches!(
+                self.module.var(*v).ty.referent().kind,
+                crate::ir::TypeKind::Record(_)
+            ),
+            Object::Member(_) => false,
+        };
+        plain && self.context_known.contains(&obj)
     }
 
     fn fact(
@@ -889,7 +929,11 @@ impl<'a> FnInterp<'a> {
                 let kernel = self.kernel_of(stmt).map(|k| k.dir);
                 // Uninitialized device memory is reported only when certain: on other paths it
                 // comes from loops that may run zero times, which programs rarely mean.
-                let report = report && (certain || !matches!(why, Some(Why::Alloc { .. })));
+                let report = report
+                    && match why {
+                        Some(Why::Alloc { .. }) => certain && self.allocated_here(obj),
+                        _ => true,
+                    };
                 if let (true, Some(kernel)) = (report, kernel) {
                     self.fact(
                         obj,
@@ -952,6 +996,7 @@ impl<'a> FnInterp<'a> {
                 && s.counts.must_be_present()
                 && matches!(s.dev_why, Some(Why::Alloc { .. }))
                 && !self.kernels[k].untracked.contains(&obj)
+                && self.allocated_here(obj)
             {
                 self.fact(
                     obj,

@@ -126,6 +126,8 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
                 out.firstprivate.push(object.clone());
                 out.other.push(object);
             }
+            // `shared` names the kernel's own (mapped) copy: nothing private about it.
+            ClauseKind::Shared(_) => {}
             _ => out.other.push(object),
         }
     }
