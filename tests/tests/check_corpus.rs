@@ -11,7 +11,10 @@
 //!   23 OMP101
 //!   ```
 //!
-//!   `LINE CODE`: the finding's code and the line of its primary range. An expectation with no
+//!   `LINE CODE`: the finding's code and the line of its primary range. A line ending in
+//!   `# known gap: why` is expected but known to be missed today: it counts as a false negative
+//!   in the table without failing the test, and the test fails once it is found (remove the
+//!   mark then). An expectation with no
 //!   finding line means that no finding at all is allowed (a correct, not wasteful program).
 //!   Programs with a correctness code (OMP1xx) are *buggy*; the others are *correct* (possibly
 //!   wasteful, with performance codes). `# oracle: not observable` marks a bug that the
@@ -92,6 +95,9 @@ type Entry = (u32, &'static str);
 #[derive(Debug, Clone, PartialEq, Eq)]
 struct Expectation {
     findings: BTreeSet<Entry>,
+    /// Entries marked `# known gap: why`: expected, known to be missed today. Counted as false
+    /// negatives in the table; the gate fails when one is found (remove the mark then).
+    gaps: BTreeSet<Entry>,
     /// `# oracle: not observable`.
     unobservable: bool,
 }
@@ -131,6 +137,7 @@ fn parse_entry(line: &str) -> Result<Option<Entry>, String> {
 
 fn parse_expect(text: &str) -> Result<Expectation, String> {
     let mut findings = BTreeSet::new();
+    let mut gaps = BTreeSet::new();
     let mut unobservable = false;
     for (i, line) in text.lines().enumerate() {
         let t = line.trim();
@@ -145,6 +152,9 @@ fn parse_expect(text: &str) -> Result<Expectation, String> {
                 if !findings.insert(e) {
                     return Err(format!("line {}: `{} {}` given twice", i + 1, e.0, e.1));
                 }
+                if is_gap(t) {
+                    gaps.insert(e);
+                }
             }
             Ok(None) => {}
             Err(m) => return Err(format!("line {}: {m}", i + 1)),
@@ -152,8 +162,15 @@ fn parse_expect(text: &str) -> Result<Expectation, String> {
     }
     Ok(Expectation {
         findings,
+        gaps,
         unobservable,
     })
+}
+
+/// `LINE CODE # known gap: why`.
+fn is_gap(line: &str) -> bool {
+    line.split_once('#')
+        .is_some_and(|(_, c)| c.trim_start().starts_with("known gap"))
 }
 
 fn read_expectation(p: &Program) -> Result<Expectation, String> {
@@ -176,7 +193,9 @@ fn rewrite_expect(old: Option<&str>, found: &BTreeSet<Entry>) -> String {
         Some(old) => {
             for line in old.lines() {
                 match parse_entry(line.trim()) {
-                    Ok(Some(e)) if found.contains(&e) && kept.insert(e) => out.push(line.into()),
+                    Ok(Some(e)) if (found.contains(&e) || is_gap(line)) && kept.insert(e) => {
+                        out.push(line.into())
+                    }
                     Ok(Some(_)) | Err(_) => {}
                     Ok(None) => out.push(line.into()),
                 }
@@ -466,10 +485,18 @@ fn compare(p: &Program, update: bool) -> (Comparison, Outcome) {
         }
     };
     cmp.buggy = expectation.buggy();
-    cmp.expected = expectation.findings;
+    cmp.expected = expectation.findings.clone();
     cmp.compared = true;
 
+    for (line, code) in expectation.gaps.intersection(&found) {
+        o.problems.push(format!(
+            "{line} {code} is marked `# known gap` but is found now: remove the mark"
+        ));
+    }
     for (line, code) in cmp.expected.difference(&found) {
+        if expectation.gaps.contains(&(*line, *code)) {
+            continue;
+        }
         o.problems.push(format!(
             "missing (false negative): {line} {code} ({})",
             rules::lookup(code).map_or("", |r| r.name)
@@ -580,7 +607,6 @@ fn table(programs: &[Program], cmps: &[Comparison]) -> String {
 }
 
 #[test]
-#[ignore = "acceptance figures for issue 4, not yet a gate: 11 false positives and 10 false negatives remain (run with --ignored)"]
 fn findings_match_expectations() {
     let dir = check_dir();
     let programs = programs();
@@ -790,7 +816,6 @@ fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
 }
 
 #[test]
-#[ignore = "acceptance figures for issue 4, not yet a gate: some offered fixes still fail the oracle (run with --ignored)"]
 fn fixes_pass_the_oracle() {
     if !require_oracle("fixes_pass_the_oracle") {
         return;
@@ -824,6 +849,9 @@ fn expect_files_parse_and_rewrite() {
     assert!(parse_expect("x OMP101\n").is_err_and(|m| m.contains("not a line number")));
     assert!(parse_expect("3 OMP101\n3 OMP101\n").is_err_and(|m| m.contains("twice")));
     assert!(parse_expect("3\n").is_err());
+    let g = parse_expect("39 OMP101 # known gap: destructors\n5 OMP102 # known\n").unwrap();
+    assert_eq!(g.gaps, BTreeSet::from([(39, "OMP101")]));
+    assert_eq!(g.findings.len(), 2);
 
     let found = BTreeSet::from([(23, "OMP101"), (40, "OMP204")]);
     assert_eq!(

@@ -565,6 +565,9 @@ impl<'a> FnInterp<'a> {
                 Object::Var(v) => self.module.var(*v).storage == Storage::Local,
                 Object::Member(_) => false,
             };
+            // A local pointer loaded from elsewhere (`double *u = f->u;`) may be unmapped
+            // through another alias later: judge only what this function owns.
+            let local = local && self.owned_here(i);
             if !(local || is_main) {
                 continue;
             }
@@ -877,9 +880,14 @@ impl<'a> FnInterp<'a> {
                     FactKind::StaleHostRead { why },
                 );
             }
-            let s = &mut st[obj];
-            s.host = VALID;
-            s.host_why = None;
+            // Within the reporting pass, later reads in the same block are not reported
+            // again. The fixed point keeps the data stale, so a read in a loop stays certain
+            // (the rule reports each stale copy once, at its first read).
+            if self.report {
+                let s = &mut st[obj];
+                s.host = VALID;
+                s.host_why = None;
+            }
         }
         let s = &mut st[obj];
         if write {
@@ -987,6 +995,14 @@ impl<'a> FnInterp<'a> {
         let maps = self.kernels[k].maps();
         for (i, m) in maps.iter().enumerate() {
             self.enter_item(st, m, d, stmt, host_loop, at(i, true), false);
+        }
+        // Data the kernel reaches through a device address (`is_device_ptr(h)` inside
+        // `use_device_ptr(h)`): its accesses are not followed, so take it as read and written.
+        let span = self.module.directive(d).directive.span;
+        for o in self.items[&d].device_addresses.clone() {
+            if let Some(&obj) = self.index.get(&o) {
+                self.device_access(st, obj, true, true, span, stmt, false);
+            }
         }
         // Device memory nothing wrote yet, read by the kernel: certain at its first read,
         // whatever the kernel's own loops do afterwards.

@@ -46,6 +46,9 @@ pub struct DirectiveItems {
     pub private: Vec<Object>,
     /// Objects in `firstprivate` clauses.
     pub firstprivate: Vec<Object>,
+    /// Objects in `is_device_ptr` or `has_device_addr`: the kernel uses their device data
+    /// through a device address (from `use_device_ptr`/`use_device_addr`, or allocated there).
+    pub device_addresses: Vec<Object>,
     /// `defaultmap(tofrom: scalar)` (or `defaultmap(tofrom)`): scalars are mapped, not
     /// firstprivate.
     pub scalars_mapped: bool,
@@ -124,6 +127,10 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
             ClauseKind::Firstprivate(_) => {
                 out.private.push(object.clone());
                 out.firstprivate.push(object.clone());
+                out.other.push(object);
+            }
+            ClauseKind::IsDevicePtr(_) | ClauseKind::HasDeviceAddr(_) => {
+                out.device_addresses.push(object.clone());
                 out.other.push(object);
             }
             // `shared` names the kernel's own (mapped) copy: nothing private about it.

@@ -1,6 +1,6 @@
 //! OMP101: the host reads data whose valid copy is on the device.
 
-use super::common::{facts, finding, item_text, paths, retype, why_related};
+use super::common::{facts, finding, item_text, paths, retype, why_related, widest_loop};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -9,13 +9,21 @@ use crate::plan::rewrite::Side;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
-    for f in facts(
+    // One finding per stale copy: its first read in source order.
+    let mut seen = std::collections::BTreeSet::new();
+    let mut reads: Vec<_> = facts(
         cx,
         |f| matches!(&f.kind, FactKind::StaleHostRead { why } if !matches!(why, Some(Why::LostScalar { .. }))),
-    ) {
+    )
+    .collect();
+    reads.sort_by_key(|f| (f.span.start, !f.certain));
+    for f in reads {
         let FactKind::StaleHostRead { why } = &f.kind else {
             continue;
         };
+        if !seen.insert((f.func, f.object.clone(), format!("{why:?}"))) {
+            continue;
+        }
         let detail = match why {
             Some(Why::NoCopyBack { .. }) => {
                 ": the copy back at the end of its mapping did not happen, because an enclosing mapping keeps it on the device"
@@ -70,7 +78,7 @@ fn fix(cx: &Context, f: &crate::check::env::Fact, why: &Option<Why>) -> Vec<crat
         cx.module,
         cx.source,
         f.func,
-        f.stmt,
+        hoisted(cx, f),
         Side::Before,
         "target update",
         fixes::clause("from", None, &text),
@@ -105,4 +113,29 @@ fn reverse_update(cx: &Context, item: Span) -> Vec<crate::check::Fix> {
             text: "from".into(),
         }],
     )
+}
+
+/// Where the update goes: before the read's statement, or before the outermost host loop
+/// around it in which the device neither reads nor writes the data (one copy, not one per
+/// iteration).
+fn hoisted(cx: &Context, f: &crate::check::env::Fact) -> crate::ir::StmtId {
+    let Some(g) = cx.facts.cfgs[f.func.0 as usize].as_ref() else {
+        return f.stmt;
+    };
+    let Some(l0) = g
+        .nodes()
+        .find(|(_, n)| n.stmt == f.stmt)
+        .and_then(|(b, _)| g.block(b).loop_id)
+    else {
+        return f.stmt;
+    };
+    let quiet = |l| {
+        cx.facts
+            .accesses_in_loop(f.func, l, &f.object)
+            .all(|a| !a.on_device)
+    };
+    match widest_loop(cx, f.func, l0, quiet) {
+        Some(l) => g.loops[l.0 as usize].stmt,
+        None => f.stmt,
+    }
 }
