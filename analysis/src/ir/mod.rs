@@ -50,6 +50,9 @@ pub struct Module {
     pub diagnostics: Vec<Diagnostic>,
     /// Start offset of every line (for printing `line:col`).
     pub line_starts: Vec<u32>,
+    /// A piece of a file made by the incremental layer (`db::piece`): its offsets point into a
+    /// synthetic source, so messages refer to lines by marker (`check::line_ref`).
+    pub piece: bool,
 }
 
 impl Module {

@@ -1,5 +1,6 @@
-//! Span erasure, for comparing trees by structure only (e.g. in round-trip
-//! tests): `a.without_spans() == b.without_spans()`.
+//! Span rewriting over directive trees: erasure, for comparing trees by structure only (e.g.
+//! in round-trip tests: `a.without_spans() == b.without_spans()`), and moving a directive to
+//! other offsets (`map_spans`, for the incremental layer's per-function pieces).
 
 use super::ast::{
     Accessor, Clause, ClauseKind, Directive, Expr, ExprKind, Ident, IteratorDef, ListItem,
@@ -7,40 +8,40 @@ use super::ast::{
 };
 use super::Span;
 
-/// Sets every span in a tree to `Span::default()`.
-trait ZeroSpans {
-    fn zero_spans(&mut self);
+/// Rewrites every span in a tree with `f`.
+trait MapSpans {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span);
 }
 
-impl<T: ZeroSpans> ZeroSpans for Vec<T> {
-    fn zero_spans(&mut self) {
-        self.iter_mut().for_each(ZeroSpans::zero_spans);
+impl<T: MapSpans> MapSpans for Vec<T> {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.iter_mut().for_each(|x| x.rewrite_spans(f));
     }
 }
 
-impl<T: ZeroSpans> ZeroSpans for Option<T> {
-    fn zero_spans(&mut self) {
+impl<T: MapSpans> MapSpans for Option<T> {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         if let Some(v) = self {
-            v.zero_spans();
+            v.rewrite_spans(f);
         }
     }
 }
 
-impl<T: ZeroSpans> ZeroSpans for Box<T> {
-    fn zero_spans(&mut self) {
-        (**self).zero_spans();
+impl<T: MapSpans> MapSpans for Box<T> {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        (**self).rewrite_spans(f);
     }
 }
 
-impl ZeroSpans for Ident {
-    fn zero_spans(&mut self) {
-        self.span = Span::default();
+impl MapSpans for Ident {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
     }
 }
 
-impl ZeroSpans for Expr {
-    fn zero_spans(&mut self) {
-        self.span = Span::default();
+impl MapSpans for Expr {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
         match &mut self.kind {
             ExprKind::Ident(_)
             | ExprKind::Int(_)
@@ -52,94 +53,94 @@ impl ZeroSpans for Expr {
             | ExprKind::Member(e, _, _)
             | ExprKind::Paren(e)
             | ExprKind::Cast(_, e)
-            | ExprKind::Sizeof(SizeofArg::Expr(e)) => e.zero_spans(),
+            | ExprKind::Sizeof(SizeofArg::Expr(e)) => e.rewrite_spans(f),
             ExprKind::Binary(_, a, b) | ExprKind::Index(a, b) => {
-                a.zero_spans();
-                b.zero_spans();
+                a.rewrite_spans(f);
+                b.rewrite_spans(f);
             }
             ExprKind::Ternary(a, b, c) => {
-                a.zero_spans();
-                b.zero_spans();
-                c.zero_spans();
+                a.rewrite_spans(f);
+                b.rewrite_spans(f);
+                c.rewrite_spans(f);
             }
             ExprKind::Call(callee, args) => {
-                callee.zero_spans();
-                args.zero_spans();
+                callee.rewrite_spans(f);
+                args.rewrite_spans(f);
             }
         }
     }
 }
 
-impl ZeroSpans for Accessor {
-    fn zero_spans(&mut self) {
+impl MapSpans for Accessor {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         match self {
-            Accessor::Member { name, .. } => name.zero_spans(),
-            Accessor::Index(e) => e.zero_spans(),
+            Accessor::Member { name, .. } => name.rewrite_spans(f),
+            Accessor::Index(e) => e.rewrite_spans(f),
             Accessor::Section {
                 lower,
                 length,
                 stride,
                 span,
             } => {
-                lower.zero_spans();
-                length.zero_spans();
-                stride.zero_spans();
-                *span = Span::default();
+                lower.rewrite_spans(f);
+                length.rewrite_spans(f);
+                stride.rewrite_spans(f);
+                *span = f(*span);
             }
         }
     }
 }
 
-impl ZeroSpans for ListItem {
-    fn zero_spans(&mut self) {
-        self.span = Span::default();
-        self.base.zero_spans();
-        self.path.zero_spans();
+impl MapSpans for ListItem {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
+        self.base.rewrite_spans(f);
+        self.path.rewrite_spans(f);
     }
 }
 
-impl ZeroSpans for IteratorDef {
-    fn zero_spans(&mut self) {
-        self.begin.zero_spans();
-        self.end.zero_spans();
-        self.step.zero_spans();
+impl MapSpans for IteratorDef {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.begin.rewrite_spans(f);
+        self.end.rewrite_spans(f);
+        self.step.rewrite_spans(f);
     }
 }
 
-impl ZeroSpans for MapModifier {
-    fn zero_spans(&mut self) {
+impl MapSpans for MapModifier {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         if let MapModifier::Iterator(defs) = self {
-            defs.zero_spans();
+            defs.rewrite_spans(f);
         }
     }
 }
 
-impl ZeroSpans for MotionModifier {
-    fn zero_spans(&mut self) {
+impl MapSpans for MotionModifier {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         if let MotionModifier::Iterator(defs) = self {
-            defs.zero_spans();
+            defs.rewrite_spans(f);
         }
     }
 }
 
-impl ZeroSpans for ClauseKind {
-    fn zero_spans(&mut self) {
+impl MapSpans for ClauseKind {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
         match self {
             ClauseKind::Map {
                 modifiers, items, ..
             } => {
-                modifiers.zero_spans();
-                items.zero_spans();
+                modifiers.rewrite_spans(f);
+                items.rewrite_spans(f);
             }
             ClauseKind::To { modifiers, items } | ClauseKind::From { modifiers, items } => {
-                modifiers.zero_spans();
-                items.zero_spans();
+                modifiers.rewrite_spans(f);
+                items.rewrite_spans(f);
             }
             ClauseKind::Depend {
                 iterator, items, ..
             } => {
-                iterator.zero_spans();
-                items.zero_spans();
+                iterator.rewrite_spans(f);
+                items.rewrite_spans(f);
             }
             ClauseKind::Lastprivate { items, .. }
             | ClauseKind::Reduction { items, .. }
@@ -153,17 +154,17 @@ impl ZeroSpans for ClauseKind {
             | ClauseKind::UseDevicePtr(items)
             | ClauseKind::UseDeviceAddr(items)
             | ClauseKind::Enter(items)
-            | ClauseKind::Link(items) => items.zero_spans(),
-            ClauseKind::Doacross { vector, .. } => vector.zero_spans(),
-            ClauseKind::Device { expr, .. } | ClauseKind::If { expr, .. } => expr.zero_spans(),
+            | ClauseKind::Link(items) => items.rewrite_spans(f),
+            ClauseKind::Doacross { vector, .. } => vector.rewrite_spans(f),
+            ClauseKind::Device { expr, .. } | ClauseKind::If { expr, .. } => expr.rewrite_spans(f),
             ClauseKind::Collapse(e)
             | ClauseKind::NumTeams(e)
             | ClauseKind::ThreadLimit(e)
-            | ClauseKind::NumThreads(e) => e.zero_spans(),
+            | ClauseKind::NumThreads(e) => e.rewrite_spans(f),
             ClauseKind::Schedule { chunk, .. } | ClauseKind::DistSchedule { chunk, .. } => {
-                chunk.zero_spans()
+                chunk.rewrite_spans(f)
             }
-            ClauseKind::Indirect(e) => e.zero_spans(),
+            ClauseKind::Indirect(e) => e.rewrite_spans(f),
             ClauseKind::Defaultmap { .. }
             | ClauseKind::Default(_)
             | ClauseKind::Nowait
@@ -173,23 +174,23 @@ impl ZeroSpans for ClauseKind {
     }
 }
 
-impl ZeroSpans for Clause {
-    fn zero_spans(&mut self) {
-        self.span = Span::default();
-        self.name_span = Span::default();
-        self.kind.zero_spans();
+impl MapSpans for Clause {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
+        self.name_span = f(self.name_span);
+        self.kind.rewrite_spans(f);
     }
 }
 
-impl ZeroSpans for Directive {
-    fn zero_spans(&mut self) {
-        self.span = Span::default();
-        self.name_span = Span::default();
-        self.arguments.zero_spans();
+impl MapSpans for Directive {
+    fn rewrite_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.span = f(self.span);
+        self.name_span = f(self.name_span);
+        self.arguments.rewrite_spans(f);
         if let Some((_, span)) = &mut self.raw_argument {
-            *span = Span::default();
+            *span = f(*span);
         }
-        self.clauses.zero_spans();
+        self.clauses.rewrite_spans(f);
     }
 }
 
@@ -201,7 +202,7 @@ macro_rules! without_spans {
                 /// comparing trees by structure.
                 pub fn without_spans(&self) -> $ty {
                     let mut copy = self.clone();
-                    copy.zero_spans();
+                    copy.rewrite_spans(&|_| Span::default());
                     copy
                 }
             }
@@ -210,3 +211,10 @@ macro_rules! without_spans {
 }
 
 without_spans!(Directive, Clause, ClauseKind, ListItem, Expr);
+
+impl Directive {
+    /// Every span of the directive rewritten with `f` (e.g. moved by an offset).
+    pub fn map_spans(&mut self, f: &dyn Fn(Span) -> Span) {
+        self.rewrite_spans(f);
+    }
+}

@@ -26,8 +26,8 @@ pub fn finding(code: &'static str, certain: bool, span: Span, message: String) -
     }
 }
 
-pub fn line(cx: &Context, span: Span) -> u32 {
-    cx.module.line_col(span.start).0
+pub fn line(cx: &Context, span: Span) -> String {
+    crate::check::line_ref(cx.module, span.start)
 }
 
 /// "on every path" / "on some paths".

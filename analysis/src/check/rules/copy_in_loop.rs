@@ -84,14 +84,14 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: &'static str) -> Finding {
         format!(
             "`{}` is allocated and copied on every iteration of the loop at line {} ({}); a `target data` region around the loop copies it once",
             m.item.text,
-            cx.module.line_col(loop_span.start).0,
+            super::common::line(cx, loop_span),
             cost(bytes, Some(mult))
         )
     } else {
         format!(
             "device memory for `{}` is allocated and freed on every iteration of the loop at line {}; a `target data` region around the loop allocates it once",
             m.item.text,
-            cx.module.line_col(loop_span.start).0
+            super::common::line(cx, loop_span)
         )
     };
     let mut x = finding(code, true, m.item.span, what);

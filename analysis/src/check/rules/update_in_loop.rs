@@ -61,7 +61,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             d.span,
             format!(
                 "this `target update` runs on every iteration of the loop at line {} ({}) but {}; it can move {where_} the loop",
-                cx.module.line_col(loop_span.start).0,
+                super::common::line(cx, loop_span),
                 cost(bytes, Some(mult)),
                 if side == Side::After {
                     "the host does not use the data inside the loop"

@@ -1,0 +1,225 @@
+//! The incremental layer: a salsa database whose inputs are file texts and compile flags.
+//!
+//! ```text
+//! SourceFile (path, text, flags)
+//!   └─ parse            libclang → owned IR (re-runs on every edit of the file)
+//!       └─ pieces       the call graph's connected components, each a self-contained module
+//!           └─ component  one component, by its first function's name; equal across edits
+//!               │         elsewhere, so salsa backdates it and stops here
+//!               └─ piece_findings   AST-CFG, effects, data environment, rules (the work)
+//!       └─ file_findings            every piece's findings mapped back to the file
+//! ```
+//!
+//! Typing inside one function re-runs `parse` and the cheap extraction, and the analysis of
+//! that function's component only. libclang objects never enter the database: `parse` keeps
+//! the owned `Module`.
+
+pub mod piece;
+
+use crate::check::{self, Finding};
+use crate::ir::{Module, Span};
+use piece::{Piece, PieceBody, Segment};
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+/// A file the database knows: its path, current text and compile flags.
+#[salsa::input]
+pub struct SourceFile {
+    #[returns(ref)]
+    pub path: String,
+    #[returns(ref)]
+    pub text: String,
+    #[returns(ref)]
+    pub flags: Vec<String>,
+}
+
+/// One component of a file, named by its first function.
+#[salsa::interned]
+pub struct PieceSlot<'db> {
+    pub file: SourceFile,
+    #[returns(ref)]
+    pub name: String,
+}
+
+/// The lowered file, or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Parsed {
+    pub module: Option<Arc<Module>>,
+    pub error: Option<String>,
+}
+
+/// Queries the database answers, with a log of the analyses it ran (for tests and
+/// benchmarks that count re-analysis).
+#[salsa::db]
+pub trait Db: salsa::Database {
+    fn log_execution(&self, what: String);
+}
+
+#[salsa::db]
+#[derive(Clone, Default)]
+pub struct Database {
+    storage: salsa::Storage<Self>,
+    log: Arc<Mutex<Vec<String>>>,
+}
+
+#[salsa::db]
+impl salsa::Database for Database {}
+
+#[salsa::db]
+impl Db for Database {
+    fn log_execution(&self, what: String) {
+        if let Ok(mut l) = self.log.lock() {
+            l.push(what);
+        }
+    }
+}
+
+impl Database {
+    /// The analyses run since the last call (`piece_findings NAME` per component).
+    pub fn take_log(&self) -> Vec<String> {
+        self.log
+            .lock()
+            .map(|mut l| std::mem::take(&mut *l))
+            .unwrap_or_default()
+    }
+}
+
+/// libclang's lowering of the file's current text.
+#[salsa::tracked(returns(ref))]
+pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
+    let path = std::path::Path::new(file.path(db));
+    match crate::frontend::lower_file(path, Some(file.text(db)), file.flags(db)) {
+        Ok(m) => Parsed {
+            module: Some(Arc::new(m)),
+            error: None,
+        },
+        Err(e) => Parsed {
+            module: None,
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+/// Every component of the file as a piece, by the name of its first function.
+#[salsa::tracked(returns(ref))]
+pub fn pieces(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Piece> {
+    let Some(module) = &parse(db, file).module else {
+        return BTreeMap::new();
+    };
+    let text = file.text(db);
+    let mut out = BTreeMap::new();
+    for funcs in piece::components(module) {
+        let mut p = piece::extract(module, text, &funcs);
+        if let Some(body) = Arc::get_mut(&mut p.body) {
+            body.module.piece = true;
+        }
+        let name = module.function(funcs[0]).qualified_name.clone();
+        // Overloads share a name: the first component keeps it, later ones are numbered.
+        let mut key = name.clone();
+        let mut k = 1;
+        while out.contains_key(&key) {
+            k += 1;
+            key = format!("{name}#{k}");
+        }
+        out.insert(key, p);
+    }
+    out
+}
+
+/// One component. Equal to the last revision's when the edit was elsewhere: salsa then keeps
+/// the findings below without running them.
+#[salsa::tracked(returns(clone))]
+pub fn component<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Option<Arc<PieceBody>> {
+    pieces(db, *slot.file(db))
+        .get(slot.name(db))
+        .map(|p| p.body.clone())
+}
+
+/// The findings of one component, in its synthetic coordinates.
+#[salsa::tracked(returns(clone))]
+pub fn piece_findings<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<Vec<Finding>> {
+    let Some(p) = component(db, slot) else {
+        return Arc::new(Vec::new());
+    };
+    db.log_execution(format!("piece_findings {}", slot.name(db)));
+    Arc::new(check::check(&p.module, &p.source))
+}
+
+/// Every finding of the file, in its coordinates and source order (before suppressions and
+/// configuration, like [`check::check`]).
+#[salsa::tracked(returns(clone))]
+pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
+    let Some(module) = parse(db, file).module.clone() else {
+        return Arc::new(Vec::new());
+    };
+    let mut out = Vec::new();
+    for (name, p) in pieces(db, file) {
+        let slot = PieceSlot::new(db, file, name.clone());
+        for f in piece_findings(db, slot).iter() {
+            if let Some(f) = to_real(f, &p.segments, &module) {
+                out.push(f);
+            }
+        }
+    }
+    out.sort_by(|a, b| (a.span.start, a.code, a.span.end).cmp(&(b.span.start, b.code, b.span.end)));
+    out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
+    Arc::new(out)
+}
+
+/// A finding of a piece moved to the real file (None if its primary range falls outside the
+/// piece's texts, which a rule never produces).
+fn to_real(f: &Finding, segments: &[Segment], module: &Module) -> Option<Finding> {
+    let span = |s: Span| -> Option<Span> {
+        Some(Span {
+            start: Piece::to_real(segments, s.start)?,
+            end: Piece::to_real(segments, s.end)?,
+        })
+    };
+    let text = |t: &str| {
+        check::resolve_line_refs(t, |at| {
+            Piece::to_real(segments, at).map(|r| module.line_col(r).0)
+        })
+    };
+    let mut out = f.clone();
+    out.span = span(f.span)?;
+    out.message = text(&f.message);
+    out.related = f
+        .related
+        .iter()
+        .filter_map(|r| {
+            Some(check::Related {
+                span: span(r.span)?,
+                message: text(&r.message),
+            })
+        })
+        .collect();
+    out.fixes = f
+        .fixes
+        .iter()
+        .filter_map(|x| {
+            let edits = x
+                .edits
+                .iter()
+                .map(|e| {
+                    let s = span(Span {
+                        start: e.start,
+                        end: e.end,
+                    })?;
+                    Some(check::TextEdit {
+                        start: s.start,
+                        end: s.end,
+                        text: e.text.clone(),
+                    })
+                })
+                .collect::<Option<Vec<_>>>()?;
+            Some(check::Fix {
+                title: text(&x.title),
+                edits,
+            })
+        })
+        .collect();
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests;

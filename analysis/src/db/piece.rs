@@ -1,0 +1,332 @@
+//! Pieces of a module that are analysed apart: the functions of one connected component of
+//! the call graph, with the file-scope directives, as a module of their own whose ids and
+//! spans do not depend on anything else in the file.
+//!
+//! The check of a function depends on its callers (their states are its context) and its
+//! callees (their effects and enter/exit data), never on functions it is not connected to.
+//! A piece's module is renumbered (variables, functions, directives in order of first use)
+//! and its spans point into a synthetic source made of the piece's texts one after another,
+//! so typing in one function leaves every other piece equal and salsa reuses its results.
+
+use crate::ir::{BindingTarget, Callee, DirId, ExprKind, FuncId, Module, Span, StmtKind, VarId};
+use std::collections::BTreeMap;
+
+/// A piece of text of the real file and where it sits in the synthetic source.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Segment {
+    pub real: u32,
+    pub synthetic: u32,
+    pub len: u32,
+}
+
+/// What a piece's analysis reads: its module and synthetic source, free of real positions.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PieceBody {
+    pub module: Module,
+    pub source: String,
+}
+
+/// A piece: its body, and how to map its offsets back to the file.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Piece {
+    pub body: std::sync::Arc<PieceBody>,
+    pub segments: Vec<Segment>,
+}
+
+impl Piece {
+    /// The real offset of a synthetic one (None between segments).
+    pub fn to_real(segments: &[Segment], at: u32) -> Option<u32> {
+        segments
+            .iter()
+            .find(|s| s.synthetic <= at && at <= s.synthetic + s.len)
+            .map(|s| s.real + (at - s.synthetic))
+    }
+}
+
+/// The functions with bodies grouped by the connected components of the call graph (calls in
+/// either direction), each in declaration order; components ordered by their first function.
+pub fn components(module: &Module) -> Vec<Vec<FuncId>> {
+    let n = module.functions.len();
+    let mut parent: Vec<usize> = (0..n).collect();
+    fn root(p: &mut [usize], mut i: usize) -> usize {
+        while p[i] != i {
+            p[i] = p[p[i]];
+            i = p[i];
+        }
+        i
+    }
+    for (i, f) in module.functions.iter().enumerate() {
+        for e in &f.exprs {
+            let callee = match &e.kind {
+                ExprKind::Call {
+                    callee: Callee::Direct(c),
+                    ..
+                } => *c,
+                ExprKind::Func(c) => *c,
+                _ => continue,
+            };
+            let c = callee.0 as usize;
+            if c < n && module.functions[c].has_body {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+                parent[a] = b;
+            }
+        }
+    }
+    let mut groups: BTreeMap<usize, Vec<FuncId>> = BTreeMap::new();
+    let mut first: BTreeMap<usize, usize> = BTreeMap::new();
+    for (i, f) in module.functions.iter().enumerate() {
+        if f.has_body && f.span.is_some() {
+            let r = root(&mut parent, i);
+            first.entry(r).or_insert(i);
+            groups.entry(r).or_default().push(FuncId(i as u32));
+        }
+    }
+    let mut out: Vec<(usize, Vec<FuncId>)> =
+        groups.into_iter().map(|(r, g)| (first[&r], g)).collect();
+    out.sort_by_key(|(f, _)| *f);
+    out.into_iter().map(|(_, g)| g).collect()
+}
+
+/// The piece of `module` (lowered from `source`) holding `funcs`.
+pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
+    // Segments: each function's text and each file-scope directive's, in file order.
+    let mut spans: Vec<Span> = funcs
+        .iter()
+        .filter_map(|f| module.function(*f).span)
+        .chain(
+            module
+                .directives
+                .iter()
+                .filter(|d| d.function.is_none())
+                .map(|d| d.directive.span),
+        )
+        .chain(define_lines(source))
+        .filter(|s| (s.end as usize) <= source.len() && s.start <= s.end)
+        .collect();
+    spans.sort_by_key(|s| s.start);
+    let mut text = String::new();
+    let mut segments = Vec::new();
+    for s in spans {
+        let Some(piece) = source.get(s.start as usize..s.end as usize) else {
+            continue;
+        };
+        segments.push(Segment {
+            real: s.start,
+            synthetic: text.len() as u32,
+            len: s.end - s.start,
+        });
+        text.push_str(piece);
+        text.push('\n');
+    }
+    let mut r = Renumber::new(module, funcs);
+    let mut out = Module {
+        path: module.path.clone(),
+        language: module.language,
+        source_len: text.len() as u32,
+        line_starts: crate::ir::line_starts(&text),
+        ..Module::default()
+    };
+    let map = |s: Span| -> Option<Span> {
+        let seg = segments
+            .iter()
+            .find(|g| g.real <= s.start && s.end <= g.real + g.len)?;
+        Some(Span {
+            start: s.start - seg.real + seg.synthetic,
+            end: s.end - seg.real + seg.synthetic,
+        })
+    };
+    let must = |s: Span| map(s).unwrap_or_default();
+    // Functions: the piece's, then the bodiless ones they name (prototypes), in first use.
+    let mut i = 0;
+    while i < r.funcs.len() {
+        let old = r.funcs[i];
+        let f = module.function(old);
+        let mut g = f.clone();
+        g.params = f.params.iter().map(|v| r.var(*v)).collect();
+        g.span = f.span.and_then(map);
+        g.name_span = f.name_span.and_then(map);
+        if !r.is_member(old) {
+            // A callee outside the piece is seen by its declaration only.
+            g.has_body = false;
+            g.body = None;
+            g.stmts.clear();
+            g.exprs.clear();
+        }
+        for s in &mut g.stmts {
+            s.span = must(s.span);
+            match &mut s.kind {
+                StmtKind::Decl(ds) => {
+                    for (v, _) in ds.iter_mut() {
+                        *v = r.var(*v);
+                    }
+                }
+                StmtKind::For(fl) => fl.induction = fl.induction.map(|v| r.var(v)),
+                StmtKind::RangeFor { var, .. } => *var = r.var(*var),
+                StmtKind::Omp { directive, .. } => *directive = r.dir(*directive),
+                _ => {}
+            }
+        }
+        for e in &mut g.exprs {
+            e.span = must(e.span);
+            match &mut e.kind {
+                ExprKind::Var(v) => *v = r.var(*v),
+                ExprKind::Func(c) => *c = r.func(*c),
+                ExprKind::Call {
+                    callee: Callee::Direct(c),
+                    ..
+                } => *c = r.func(*c),
+                _ => {}
+            }
+        }
+        out.functions.push(g);
+        i += 1;
+    }
+    // Directives: those of the piece's functions in first use, then the file-scope ones.
+    for (d, info) in module.directives.iter().enumerate() {
+        if info.function.is_none() {
+            r.dir(DirId(d as u32));
+        }
+    }
+    for old in r.dirs.clone() {
+        let info = module.directive(old);
+        let mut d = info.clone();
+        d.function = info.function.map(|f| r.func(f));
+        d.directive.map_spans(&must);
+        for b in &mut d.bindings {
+            b.span = must(b.span);
+            if let BindingTarget::Var(v) = &mut b.target {
+                *v = r.var(*v);
+            }
+        }
+        out.directives.push(d);
+    }
+    // Variables, in first use (renumbering directives may have named more).
+    let mut j = 0;
+    while j < r.vars.len() {
+        let old = r.vars[j];
+        let mut v = module.var(old).clone();
+        v.span = v.span.and_then(map);
+        v.function = v.function.map(|f| r.func(f));
+        out.vars.push(v);
+        j += 1;
+    }
+    // Functions named late (by a variable's owner) join as declarations.
+    while out.functions.len() < r.funcs.len() {
+        let mut g = module.function(r.funcs[out.functions.len()]).clone();
+        g.params = g.params.iter().map(|v| r.var(*v)).collect();
+        g.span = g.span.and_then(map);
+        g.name_span = g.name_span.and_then(map);
+        g.has_body = false;
+        g.body = None;
+        g.stmts.clear();
+        g.exprs.clear();
+        out.functions.push(g);
+    }
+    while out.vars.len() < r.vars.len() {
+        let mut v = module.var(r.vars[out.vars.len()]).clone();
+        v.span = v.span.and_then(map);
+        v.function = v.function.and_then(|f| r.known_func(f));
+        out.vars.push(v);
+    }
+    for d in &module.diagnostics {
+        if let Some(span) = d.span.and_then(map) {
+            let mut d = d.clone();
+            d.span = Some(span);
+            out.diagnostics.push(d);
+        }
+    }
+    Piece {
+        body: std::sync::Arc::new(PieceBody {
+            module: out,
+            source: text,
+        }),
+        segments,
+    }
+}
+
+/// The `#define` lines of the file: sizes in pragmas name macros (`a[0:N]`).
+fn define_lines(source: &str) -> Vec<Span> {
+    let mut out = Vec::new();
+    let mut at = 0u32;
+    for line in source.split_inclusive('\n') {
+        let t = line.trim_start();
+        if t.strip_prefix('#')
+            .is_some_and(|r| r.trim_start().starts_with("define"))
+        {
+            let body = line.trim_end_matches(['\n', '\r']);
+            out.push(Span {
+                start: at,
+                end: at + body.len() as u32,
+            });
+        }
+        at += line.len() as u32;
+    }
+    out
+}
+
+/// New ids in order of first use.
+struct Renumber {
+    members: Vec<FuncId>,
+    funcs: Vec<FuncId>,
+    func_ids: BTreeMap<FuncId, FuncId>,
+    vars: Vec<VarId>,
+    var_ids: BTreeMap<VarId, VarId>,
+    dirs: Vec<DirId>,
+    dir_ids: BTreeMap<DirId, DirId>,
+}
+
+impl Renumber {
+    fn new(module: &Module, members: &[FuncId]) -> Renumber {
+        let mut r = Renumber {
+            members: members.to_vec(),
+            funcs: Vec::new(),
+            func_ids: BTreeMap::new(),
+            vars: Vec::new(),
+            var_ids: BTreeMap::new(),
+            dirs: Vec::new(),
+            dir_ids: BTreeMap::new(),
+        };
+        for f in members {
+            r.func(*f);
+        }
+        // Directives in the order of the piece's functions.
+        for (d, info) in module.directives.iter().enumerate() {
+            if info.function.is_some_and(|f| members.contains(&f)) {
+                r.dir(DirId(d as u32));
+            }
+        }
+        r
+    }
+
+    fn is_member(&self, f: FuncId) -> bool {
+        self.members.contains(&f)
+    }
+
+    fn func(&mut self, f: FuncId) -> FuncId {
+        let n = self.funcs.len() as u32;
+        *self.func_ids.entry(f).or_insert_with(|| {
+            self.funcs.push(f);
+            FuncId(n)
+        })
+    }
+
+    fn known_func(&self, f: FuncId) -> Option<FuncId> {
+        self.func_ids.get(&f).copied()
+    }
+
+    fn var(&mut self, v: VarId) -> VarId {
+        let n = self.vars.len() as u32;
+        *self.var_ids.entry(v).or_insert_with(|| {
+            self.vars.push(v);
+            VarId(n)
+        })
+    }
+
+    fn dir(&mut self, d: DirId) -> DirId {
+        let n = self.dirs.len() as u32;
+        *self.dir_ids.entry(d).or_insert_with(|| {
+            self.dirs.push(d);
+            DirId(n)
+        })
+    }
+}
