@@ -3,6 +3,7 @@
 
 pub mod check;
 pub mod frontend;
+pub mod ide;
 pub mod ir;
 pub mod plan;
 pub mod pragma;
