@@ -4,6 +4,7 @@
 pub mod check;
 pub mod db;
 pub mod frontend;
+pub mod ide;
 pub mod ir;
 pub mod plan;
 pub mod pragma;

@@ -1,6 +1,7 @@
 //! `omplens`: a language server and command-line tool for OpenMP offload data mappings.
 
 mod commands;
+mod lsp;
 
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
@@ -121,6 +122,9 @@ enum Command {
     Fix(FixArgs),
     /// Print, per function, what `fix` would move where and the bytes when known.
     Plan(SourceArgs),
+    /// Run the language server on stdin/stdout (LSP): diagnostics as you type, quick fixes,
+    /// hover with what each directive copies, inlay hints of implicit mappings.
+    Lsp,
 }
 
 fn main() -> ExitCode {
@@ -131,6 +135,7 @@ fn main() -> ExitCode {
         Command::Ir(args) => commands::ir::run(&args),
         Command::Fix(args) => commands::fix::run_fix(&args),
         Command::Plan(args) => commands::fix::run_plan(&args),
+        Command::Lsp => lsp::run(),
     };
     match result {
         Ok(code) => code,

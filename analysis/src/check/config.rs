@@ -92,7 +92,20 @@ pub fn discover(start_dir: &Path) -> Result<Option<(PathBuf, Config)>, ConfigErr
 /// Parses the text of a configuration file; the error is the message without the path.
 pub fn parse(text: &str) -> Result<Config, String> {
     let file: File = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
-    let section = file.check;
+    resolve_section(file.check)
+}
+
+/// A configuration from `select` / `ignore` lists as `[check]` takes them (an editor's
+/// settings); every rule keeps its severity.
+pub fn from_selectors(select: Option<&[String]>, ignore: &[String]) -> Result<Config, String> {
+    resolve_section(CheckSection {
+        select: select.map(<[String]>::to_vec),
+        ignore: ignore.to_vec(),
+        severity: BTreeMap::new(),
+    })
+}
+
+fn resolve_section(section: CheckSection) -> Result<Config, String> {
     let mut unknown = Vec::new();
     let mut resolve = |names: &[String]| -> BTreeSet<&'static str> {
         let mut out = BTreeSet::new();
@@ -298,6 +311,15 @@ mod tests {
         let e = parse("[check]\nignore = \"OMP101\"\n").unwrap_err();
         assert!(!e.is_empty());
         assert!(parse("[check\n").is_err());
+    }
+
+    #[test]
+    fn selectors_as_an_editor_gives_them() {
+        let c = from_selectors(Some(&["OMP1".to_string()]), &["OMP101".to_string()]).unwrap();
+        assert!(c.enabled("OMP102") && !c.enabled("OMP101") && !c.enabled("OMP201"));
+        assert_eq!(from_selectors(None, &[]).unwrap(), Config::default());
+        let e = from_selectors(None, &["OMP999".to_string()]).unwrap_err();
+        assert!(e.contains("OMP999"), "{e}");
     }
 
     #[test]

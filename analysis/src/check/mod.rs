@@ -114,8 +114,42 @@ pub fn resolve_line_refs(text: &str, line: impl Fn(u32) -> Option<u32>) -> Strin
 /// and configuration are applied.
 pub fn check(module: &Module, source: &str) -> Vec<Finding> {
     let facts = env::interpret(module, source);
-    let mut out = rules::run(module, source, &facts);
+    check_facts(module, source, &facts)
+}
+
+/// [`check`] over facts already interpreted (callers that also need the facts, e.g. hover).
+pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Finding> {
+    let mut out = rules::run(module, source, facts);
     out.sort_by(|a, b| (a.span.start, a.code, a.span.end).cmp(&(b.span.start, b.code, b.span.end)));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out
+}
+
+/// What `omplens check` reports for one file: the findings no inline suppression silences,
+/// after `config` (rules enabled, severities), and the names in suppression comments that are
+/// no rule.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reported {
+    pub findings: Vec<Finding>,
+    /// (byte offset of the comment, the unknown name).
+    pub unknown_suppressions: Vec<(u32, String)>,
+}
+
+/// Applies the inline suppressions of `source` and then each configuration in turn (a
+/// finding survives only if every one enables it; later ones override severities) to
+/// `findings` of that source. The CLI and the language server both report through this.
+pub fn report(source: &str, findings: Vec<Finding>, configs: &[&config::Config]) -> Reported {
+    let starts = crate::ir::line_starts(source);
+    let suppressions = suppress::Suppressions::parse(source, &starts);
+    let mut findings: Vec<Finding> = findings
+        .into_iter()
+        .filter(|f| !suppressions.suppresses(&starts, f))
+        .collect();
+    for c in configs {
+        findings = c.apply(findings);
+    }
+    Reported {
+        findings,
+        unknown_suppressions: suppressions.unknown,
+    }
 }

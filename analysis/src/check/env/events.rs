@@ -46,6 +46,8 @@ struct Kernel {
     pointers: Vec<(usize, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
+    /// Scalars the kernel uses that are firstprivate by the implicit rules (no clause).
+    implicit_firstprivate: Vec<usize>,
     /// First read (not a partial write) of each object in the body.
     reads: Vec<(usize, Span)>,
     /// Objects the kernel's events do not touch in the data environment (private copies,
@@ -86,6 +88,7 @@ pub(super) struct FnInterp<'a> {
     consumed: BTreeSet<CopyKey>,
     mappings: Vec<Mapping>,
     accesses: Vec<AccessEvent>,
+    points: Vec<PointState>,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
@@ -124,6 +127,7 @@ impl<'a> FnInterp<'a> {
             consumed: BTreeSet::new(),
             mappings: Vec::new(),
             accesses: Vec::new(),
+            points: Vec::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
         };
@@ -303,6 +307,7 @@ impl<'a> FnInterp<'a> {
                 implicit: Vec::new(),
                 pointers: Vec::new(),
                 lost: Vec::new(),
+                implicit_firstprivate: Vec::new(),
                 reads: Vec::new(),
                 untracked: BTreeSet::new(),
             };
@@ -420,6 +425,7 @@ impl<'a> FnInterp<'a> {
                             .push(implicit_item(o, var.name.clone(), info, ty.size));
                     } else {
                         k.untracked.insert(obj);
+                        k.implicit_firstprivate.push(obj);
                         if let Some(w) = write {
                             k.lost.push((obj, w));
                         }
@@ -547,6 +553,20 @@ impl<'a> FnInterp<'a> {
         }
         out.mappings.append(&mut self.mappings);
         out.accesses.append(&mut self.accesses);
+        out.points.append(&mut self.points);
+        for k in &self.kernels {
+            let names = |objs: &mut dyn Iterator<Item = usize>| -> Vec<String> {
+                objs.map(|o| object_name(self.module, &self.objects[o]))
+                    .collect()
+            };
+            out.kernels.push(KernelImplicit {
+                func: self.id,
+                dir: k.dir,
+                maps: k.implicit.clone(),
+                firstprivate: names(&mut k.implicit_firstprivate.iter().copied()),
+                pointers: names(&mut k.pointers.iter().map(|p| p.0)),
+            });
+        }
     }
 
     fn at_exit(&mut self, st: &State) {
@@ -734,6 +754,7 @@ impl<'a> FnInterp<'a> {
                 if untracked.is_some_and(|u| u.contains(obj)) {
                     return;
                 }
+                self.point(st, *obj, *span, on_device, *read, *write);
                 self.log(*obj, b, on_device, *read, *write);
                 if on_device {
                     // A partial write uses the rest of the data (it is copied back whole) but
@@ -753,6 +774,9 @@ impl<'a> FnInterp<'a> {
                 if untracked.is_some_and(|u| u.contains(obj)) {
                     return;
                 }
+                let e = effect.at_call_site(on_device);
+                let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
+                self.point(st, *obj, *span, on_device, r, w);
                 if self.report && !on_device {
                     if let Some(co) = callee_object {
                         let mut s = st[*obj].clone();
@@ -835,6 +859,33 @@ impl<'a> FnInterp<'a> {
                 }
             }
         }
+    }
+
+    /// Records the state of `obj` before an access (reporting pass only).
+    fn point(
+        &mut self,
+        st: &State,
+        obj: usize,
+        span: Span,
+        on_device: bool,
+        read: bool,
+        write: bool,
+    ) {
+        if !self.report {
+            return;
+        }
+        let s = &st[obj];
+        self.points.push(PointState {
+            func: self.id,
+            span,
+            object: self.objects[obj].clone(),
+            on_device,
+            read,
+            write,
+            counts: s.counts,
+            host: s.host,
+            dev: s.dev,
+        });
     }
 
     fn log(&mut self, obj: usize, b: usize, on_device: bool, read: bool, write: bool) {

@@ -148,12 +148,48 @@ pub struct AccessEvent {
     pub write: bool,
 }
 
+/// What a kernel gets by OpenMP's implicit rules, with no clause naming it (for editors).
+#[derive(Clone, Debug, PartialEq)]
+pub struct KernelImplicit {
+    pub func: FuncId,
+    pub dir: DirId,
+    /// Implicitly mapped `tofrom`: arrays and records (scalars under `defaultmap(tofrom)`, a
+    /// combined construct's reduction variables).
+    pub maps: Vec<MapItem>,
+    /// Scalars the kernel uses that are implicitly `firstprivate`.
+    pub firstprivate: Vec<String>,
+    /// Pointers whose data the kernel uses: passed as zero-length array sections.
+    pub pointers: Vec<String>,
+}
+
+/// The abstract state of an object just before one access in the reporting pass: the join
+/// over every path (and loop iteration) reaching it. For editors (hover).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PointState {
+    pub func: FuncId,
+    /// The accessing expression (or the call that passes the object).
+    pub span: Span,
+    pub object: Object,
+    pub on_device: bool,
+    pub read: bool,
+    pub write: bool,
+    /// Possible reference counts in the present table.
+    pub counts: state::Counts,
+    /// Validity bits ([`state::VALID`], [`state::STALE`]) of the host and device copies.
+    pub host: u8,
+    pub dev: u8,
+}
+
 /// Everything the rules read.
 pub struct Facts {
     pub facts: Vec<Fact>,
     pub copies: Vec<Copy>,
     pub mappings: Vec<Mapping>,
     pub accesses: Vec<AccessEvent>,
+    /// Per kernel, its implicit data-sharing (editors' inlay hints).
+    pub kernels: Vec<KernelImplicit>,
+    /// Per access, the state before it (editors' hover).
+    pub points: Vec<PointState>,
     pub cfgs: Vec<Option<Cfg>>,
     pub execs: Vec<Exec>,
 }
@@ -192,6 +228,8 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         copies: Vec::new(),
         mappings: Vec::new(),
         accesses: Vec::new(),
+        kernels: Vec::new(),
+        points: Vec::new(),
         cfgs: Vec::new(),
         execs: execs.clone(),
     };

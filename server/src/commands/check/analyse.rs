@@ -7,7 +7,7 @@ use crate::commands::load;
 use crate::commands::write::write_atomic;
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::Config;
-use omplens_analysis::check::{self, suppress::Suppressions, Finding};
+use omplens_analysis::check::{self, Finding};
 use omplens_analysis::frontend;
 use omplens_analysis::ir::{Module, Severity as IrSeverity};
 use omplens_analysis::plan::rewrite;
@@ -100,23 +100,22 @@ fn analyse(
     config: &Config,
 ) -> Result<(Module, Vec<Finding>, Vec<String>)> {
     let module = frontend::lower_file(path, Some(text), args)?;
+    let reported = check::report(text, check::check(&module, text), &[config]);
     let lines = Lines::new(text);
-    let suppressions = Suppressions::parse(text, lines.starts());
-    let mut notes = Vec::new();
-    for (offset, name) in &suppressions.unknown {
-        let p = lines.position(*offset);
-        notes.push(format!(
-            "{}:{}:{}: warning: unknown rule `{name}` in an omplens comment (see `omplens explain --list`)",
-            path.display(),
-            p.line,
-            p.column
-        ));
-    }
-    let findings = check::check(&module, text)
-        .into_iter()
-        .filter(|f| !suppressions.suppresses(lines.starts(), f))
+    let notes = reported
+        .unknown_suppressions
+        .iter()
+        .map(|(offset, name)| {
+            let p = lines.position(*offset);
+            format!(
+                "{}:{}:{}: warning: unknown rule `{name}` in an omplens comment (see `omplens explain --list`)",
+                path.display(),
+                p.line,
+                p.column
+            )
+        })
         .collect();
-    Ok((module, config.apply(findings), notes))
+    Ok((module, reported.findings, notes))
 }
 
 fn compile_errors(path: &Path, module: &Module, text: &str) -> Vec<String> {

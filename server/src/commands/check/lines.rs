@@ -24,10 +24,6 @@ impl<'a> Lines<'a> {
         }
     }
 
-    pub fn starts(&self) -> &[u32] {
-        &self.starts
-    }
-
     /// 0-based line index of a byte offset.
     fn index_of(&self, offset: u32) -> usize {
         match self.starts.binary_search(&offset) {

@@ -1,0 +1,329 @@
+//! The LSP handlers: thin, each one reads the document's analysis and hands it to the module
+//! that answers (diagnostics, actions, hover, hints, lens, commands).
+
+use super::actions::{self, Target};
+use super::analysis::Analysed;
+use super::commands;
+use super::config::Settings;
+use super::documents::Change;
+use super::guard::guarded;
+use super::state::{Caps, State};
+use super::{hints, hover, lens};
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::Duration;
+use tower_lsp_server::jsonrpc::Result;
+use tower_lsp_server::ls_types::*;
+use tower_lsp_server::{Client, LanguageServer};
+
+pub struct Backend {
+    st: Arc<State>,
+}
+
+impl Backend {
+    pub fn new(client: Client) -> Backend {
+        Backend {
+            st: Arc::new(State::new(client)),
+        }
+    }
+
+    pub fn state(&self) -> Arc<State> {
+        self.st.clone()
+    }
+
+    async fn analysed(&self, uri: &Uri) -> Result<Option<Arc<Analysed>>> {
+        self.st.analysis(uri).await
+    }
+
+    async fn warn(&self, message: String) {
+        self.st
+            .client
+            .show_message(MessageType::WARNING, message)
+            .await;
+    }
+
+    /// New settings from the client: installed, and the open documents analysed again when
+    /// the results can differ.
+    async fn apply_settings(&self, value: &serde_json::Value) {
+        let new = match Settings::from_json(value) {
+            Ok(s) => s,
+            Err(e) => {
+                return self
+                    .warn(format!("omplens: {e}; the previous settings stay"))
+                    .await
+            }
+        };
+        let old = self.st.set_settings(new);
+        let new = self.st.settings();
+        if old.analysis_differs(&new) {
+            // From now on no request is answered from an analysis under the old settings.
+            self.st.invalidate();
+            let st = self.st.clone();
+            tokio::spawn(async move { st.reanalyse_all("settings changed").await });
+        } else {
+            self.refresh_views().await;
+        }
+    }
+
+    async fn refresh_views(&self) {
+        let caps = self.st.caps();
+        if caps.inlay_hint_refresh {
+            let _ = self.st.client.inlay_hint_refresh().await;
+        }
+        if caps.code_lens_refresh {
+            let _ = self.st.client.code_lens_refresh().await;
+        }
+    }
+}
+
+fn root_of(params: &InitializeParams) -> Option<std::path::PathBuf> {
+    #[allow(deprecated)]
+    let uri = params
+        .workspace_folders
+        .as_ref()
+        .and_then(|f| f.first().map(|f| f.uri.clone()))
+        .or_else(|| params.root_uri.clone())?;
+    super::state::file_path(&uri)
+}
+
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                change: Some(TextDocumentSyncKind::INCREMENTAL),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::REFACTOR,
+                CodeActionKind::REFACTOR_REWRITE,
+                CodeActionKind::SOURCE,
+            ]),
+            ..CodeActionOptions::default()
+        })),
+        code_lens_provider: Some(CodeLensOptions {
+            resolve_provider: Some(false),
+        }),
+        inlay_hint_provider: Some(OneOf::Left(true)),
+        execute_command_provider: Some(ExecuteCommandOptions {
+            commands: commands::names(),
+            ..ExecuteCommandOptions::default()
+        }),
+        ..ServerCapabilities::default()
+    }
+}
+
+impl LanguageServer for Backend {
+    async fn initialize(&self, params: InitializeParams) -> Result<InitializeResult> {
+        *self.st.caps.write().unwrap_or_else(|e| e.into_inner()) = Caps::of(&params.capabilities);
+        *self.st.root.write().unwrap_or_else(|e| e.into_inner()) = root_of(&params);
+        if let Some(opts) = &params.initialization_options {
+            match Settings::from_json(opts) {
+                Ok(s) => {
+                    self.st.set_settings(s);
+                }
+                Err(e) => {
+                    // Shown once the client is ready (initialized): log it now.
+                    self.st
+                        .client
+                        .log_message(MessageType::WARNING, format!("omplens: {e}"))
+                        .await;
+                }
+            }
+        }
+        Ok(InitializeResult {
+            capabilities: capabilities(),
+            server_info: Some(ServerInfo {
+                name: "omplens".into(),
+                version: Some(env!("CARGO_PKG_VERSION").into()),
+            }),
+            offset_encoding: None,
+        })
+    }
+
+    async fn initialized(&self, _: InitializedParams) {
+        if !self.st.caps().watch_registration {
+            return;
+        }
+        let watchers = ["**/compile_commands.json", "**/.omplens.toml"]
+            .into_iter()
+            .map(|g| FileSystemWatcher {
+                glob_pattern: GlobPattern::String(g.into()),
+                kind: None,
+            })
+            .collect();
+        let options = DidChangeWatchedFilesRegistrationOptions { watchers };
+        let registration = Registration {
+            id: "omplens-watch".into(),
+            method: "workspace/didChangeWatchedFiles".into(),
+            register_options: serde_json::to_value(options).ok(),
+        };
+        if let Err(e) = self.st.client.register_capability(vec![registration]).await {
+            self.st
+                .client
+                .log_message(
+                    MessageType::WARNING,
+                    format!(
+                        "omplens: could not watch compile_commands.json: {}",
+                        e.message
+                    ),
+                )
+                .await;
+        }
+    }
+
+    async fn shutdown(&self) -> Result<()> {
+        self.st.shut_down.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+
+    async fn did_open(&self, params: DidOpenTextDocumentParams) {
+        let d = params.text_document;
+        self.st.docs.open(d.uri.clone(), d.version, d.text);
+        self.st.schedule(d.uri, d.version, Duration::ZERO);
+    }
+
+    async fn did_change(&self, params: DidChangeTextDocumentParams) {
+        let uri = params.text_document.uri;
+        let version = params.text_document.version;
+        match self.st.docs.change(&uri, version, params.content_changes) {
+            Change::Applied => {
+                let delay = self.st.settings().debounce;
+                self.st.schedule(uri, version, delay);
+            }
+            Change::Stale { have } => {
+                self.st
+                    .client
+                    .log_message(
+                        MessageType::LOG,
+                        format!(
+                            "omplens: ignored change to version {version} of {}: have {have}",
+                            uri.as_str()
+                        ),
+                    )
+                    .await;
+            }
+            Change::Unknown => {}
+        }
+    }
+
+    async fn did_close(&self, params: DidCloseTextDocumentParams) {
+        let uri = params.text_document.uri;
+        self.st.docs.close(&uri);
+        self.st
+            .client
+            .publish_diagnostics(uri, Vec::new(), None)
+            .await;
+    }
+
+    async fn did_change_configuration(&self, params: DidChangeConfigurationParams) {
+        let empty =
+            params.settings.is_null() || params.settings.as_object().is_some_and(|o| o.is_empty());
+        if empty && self.st.caps().configuration {
+            // Pull-model clients send no settings: ask for the `omplens` section.
+            let item = ConfigurationItem {
+                scope_uri: None,
+                section: Some("omplens".into()),
+            };
+            if let Ok(mut v) = self.st.client.configuration(vec![item]).await {
+                if let Some(value) = v.pop() {
+                    return self.apply_settings(&value).await;
+                }
+            }
+        }
+        self.apply_settings(&params.settings).await;
+    }
+
+    async fn did_change_watched_files(&self, params: DidChangeWatchedFilesParams) {
+        let relevant = params.changes.iter().any(|c| {
+            let p = c.uri.as_str();
+            p.ends_with("/compile_commands.json") || p.ends_with("/.omplens.toml")
+        });
+        if relevant {
+            let st = self.st.clone();
+            tokio::spawn(async move {
+                st.reanalyse_all("compile flags or configuration changed")
+                    .await
+            });
+        }
+    }
+
+    async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
+        let p = params.text_document_position_params;
+        let Some(a) = self.analysed(&p.text_document.uri).await? else {
+            return Ok(None);
+        };
+        guarded("textDocument/hover", || {
+            let Ok(fa) = &a.result else { return Ok(None) };
+            Ok(hover::hover(&a.index, fa, a.index.offset(p.position)))
+        })
+    }
+
+    async fn inlay_hint(&self, params: InlayHintParams) -> Result<Option<Vec<InlayHint>>> {
+        if !self.st.settings().inlay_hints {
+            return Ok(Some(Vec::new()));
+        }
+        let Some(a) = self.analysed(&params.text_document.uri).await? else {
+            return Ok(None);
+        };
+        guarded("textDocument/inlayHint", || {
+            let Ok(fa) = &a.result else {
+                return Ok(Some(Vec::new()));
+            };
+            Ok(Some(hints::hints(&a.index, fa, params.range)))
+        })
+    }
+
+    async fn code_lens(&self, params: CodeLensParams) -> Result<Option<Vec<CodeLens>>> {
+        if !self.st.settings().code_lens {
+            return Ok(Some(Vec::new()));
+        }
+        let uri = params.text_document.uri;
+        let Some(a) = self.analysed(&uri).await? else {
+            return Ok(None);
+        };
+        guarded("textDocument/codeLens", || {
+            let Ok(fa) = &a.result else {
+                return Ok(Some(Vec::new()));
+            };
+            Ok(Some(lens::lenses(&uri, &a.index, fa)))
+        })
+    }
+
+    async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
+        let uri = params.text_document.uri;
+        let Some(a) = self.analysed(&uri).await? else {
+            return Ok(None);
+        };
+        let document_changes = self.st.caps().document_changes;
+        guarded("textDocument/codeAction", || {
+            let Ok(fa) = &a.result else {
+                return Ok(Some(Vec::new()));
+            };
+            let target = Target {
+                uri: &uri,
+                version: a.version,
+                document_changes,
+            };
+            let range = (
+                a.index.offset(params.range.start),
+                a.index.offset(params.range.end),
+            );
+            Ok(Some(actions::actions(
+                &target,
+                &a.index,
+                fa,
+                range,
+                &params.context,
+            )))
+        })
+    }
+
+    async fn execute_command(&self, params: ExecuteCommandParams) -> Result<Option<LSPAny>> {
+        commands::execute(&self.st, &params.command, params.arguments).await
+    }
+}

@@ -1,0 +1,322 @@
+//! The server's shared state and the analysis schedule.
+//!
+//! An edit schedules an analysis of the new version after the debounce delay; when the delay
+//! ends and a newer edit has arrived, this one does nothing (the newer one has its own). The
+//! analysis runs on a blocking thread (libclang is synchronous), at most one per core at a
+//! time, and its result is kept and published only if the document is still at that version
+//! when it finishes. Requests (hover, actions, ...) wait for the analysis of the version they
+//! were sent against, starting it at once if it is not running, and answer ContentModified
+//! when a newer edit makes that version obsolete.
+
+use super::analysis::{analyse_guarded, Analysed};
+use super::config::Settings;
+use super::diagnostics;
+use super::documents::Documents;
+use super::guard;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+use std::time::Duration;
+use tokio::sync::Semaphore;
+use tower_lsp_server::jsonrpc;
+use tower_lsp_server::ls_types::{ClientCapabilities, MessageType, Uri};
+use tower_lsp_server::Client;
+
+/// How long a request waits for its analysis before giving up.
+const REQUEST_WAIT: Duration = Duration::from_secs(60);
+
+/// What the client said it supports (from `initialize`).
+#[derive(Clone, Debug, Default)]
+pub struct Caps {
+    pub document_changes: bool,
+    pub watch_registration: bool,
+    pub work_done_progress: bool,
+    pub inlay_hint_refresh: bool,
+    pub code_lens_refresh: bool,
+    pub configuration: bool,
+}
+
+impl Caps {
+    pub fn of(c: &ClientCapabilities) -> Caps {
+        let ws = c.workspace.as_ref();
+        Caps {
+            document_changes: ws
+                .and_then(|w| w.workspace_edit.as_ref())
+                .and_then(|e| e.document_changes)
+                .unwrap_or(false),
+            watch_registration: ws
+                .and_then(|w| w.did_change_watched_files.as_ref())
+                .and_then(|d| d.dynamic_registration)
+                .unwrap_or(false),
+            work_done_progress: c
+                .window
+                .as_ref()
+                .and_then(|w| w.work_done_progress)
+                .unwrap_or(false),
+            inlay_hint_refresh: ws
+                .and_then(|w| w.inlay_hint.as_ref())
+                .and_then(|h| h.refresh_support)
+                .unwrap_or(false),
+            code_lens_refresh: ws
+                .and_then(|w| w.code_lens.as_ref())
+                .and_then(|l| l.refresh_support)
+                .unwrap_or(false),
+            configuration: ws.and_then(|w| w.configuration).unwrap_or(false),
+        }
+    }
+}
+
+pub struct State {
+    pub client: Client,
+    pub docs: Documents,
+    pub settings: RwLock<Settings>,
+    pub caps: RwLock<Caps>,
+    /// The workspace root: relative `compileCommandsDir` settings are resolved against it.
+    pub root: RwLock<Option<PathBuf>>,
+    /// Bumped when the settings or the files they come from change: older analyses are stale.
+    generation: AtomicU64,
+    analyses: Arc<Semaphore>,
+    /// `shutdown` was requested (the exit status is 0 only then).
+    pub shut_down: AtomicBool,
+    progress_tokens: AtomicU64,
+}
+
+impl State {
+    pub fn new(client: Client) -> State {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        State {
+            client,
+            docs: Documents::default(),
+            settings: RwLock::new(Settings::default()),
+            caps: RwLock::new(Caps::default()),
+            root: RwLock::new(None),
+            generation: AtomicU64::new(0),
+            analyses: Arc::new(Semaphore::new(cores)),
+            shut_down: AtomicBool::new(false),
+            progress_tokens: AtomicU64::new(0),
+        }
+    }
+
+    pub fn settings(&self) -> Settings {
+        self.settings
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+
+    pub fn caps(&self) -> Caps {
+        self.caps.read().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+
+    /// Installs new settings; relative paths are taken from the workspace root.
+    pub fn set_settings(&self, mut s: Settings) -> Settings {
+        if let (Some(dir), Some(root)) = (
+            &s.compile_commands_dir,
+            self.root.read().unwrap_or_else(|e| e.into_inner()).as_ref(),
+        ) {
+            if dir.is_relative() {
+                s.compile_commands_dir = Some(root.join(dir));
+            }
+        }
+        let mut slot = self.settings.write().unwrap_or_else(|e| e.into_inner());
+        std::mem::replace(&mut *slot, s)
+    }
+
+    /// Makes every analysis so far stale (settings or configuration files changed).
+    pub fn invalidate(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+    }
+
+    fn generation(&self) -> u64 {
+        self.generation.load(Ordering::SeqCst)
+    }
+
+    /// Analyses `version` of `uri` after `delay`, unless a newer version has arrived by then.
+    pub fn schedule(self: &Arc<Self>, uri: Uri, version: i32, delay: Duration) {
+        let st = self.clone();
+        tokio::spawn(async move {
+            if !delay.is_zero() {
+                tokio::time::sleep(delay).await;
+            }
+            st.start(&uri, version);
+        });
+    }
+
+    /// Starts the analysis of `version` unless the document has moved on, or that analysis
+    /// is done or running already.
+    fn start(self: &Arc<Self>, uri: &Uri, version: i32) {
+        let generation = self.generation();
+        let job = self.docs.with(uri, |d| {
+            let done = d
+                .analysis
+                .as_ref()
+                .is_some_and(|a| a.version == version && a.generation == generation);
+            if d.version != version || done || d.running == Some((version, generation)) {
+                return None;
+            }
+            d.running = Some((version, generation));
+            Some(d.text.clone())
+        });
+        if let Some(Some(text)) = job {
+            tokio::spawn(self.clone().run(uri.clone(), version, generation, text));
+        }
+    }
+
+    async fn run(self: Arc<Self>, uri: Uri, version: i32, generation: u64, text: String) {
+        let Ok(permit) = self.analyses.clone().acquire_owned().await else {
+            return;
+        };
+        // While it waited for a core, a newer edit may have made this work moot.
+        if self.docs.version(&uri) != Some(version) {
+            self.docs.with(&uri, |d| {
+                if d.running == Some((version, generation)) {
+                    d.running = None;
+                }
+            });
+            return;
+        }
+        let settings = self.settings();
+        let path = file_path(&uri);
+        let text: Arc<str> = text.into();
+        let work = tokio::task::spawn_blocking(move || {
+            let mut a = analyse_guarded(path.as_deref(), text, version, &settings);
+            a.generation = generation;
+            a
+        })
+        .await;
+        drop(permit);
+        let analysed = match work {
+            Ok(a) => Arc::new(a),
+            // analyse_guarded catches panics; a JoinError means the runtime is going away.
+            Err(_) => return,
+        };
+        let current = self
+            .docs
+            .with(&uri, |d| {
+                if d.running == Some((version, generation)) {
+                    d.running = None;
+                }
+                if d.version != version || generation != self.generation() {
+                    return false;
+                }
+                d.analysis = Some(analysed.clone());
+                d.analysed.send_replace(Some(analysed.clone()));
+                true
+            })
+            .unwrap_or(false);
+        if current {
+            self.publish(&uri, &analysed).await;
+        }
+    }
+
+    async fn publish(&self, uri: &Uri, a: &Analysed) {
+        let base = self.settings().docs_base_url;
+        let diags = diagnostics::of(uri, a, base.as_deref());
+        self.client
+            .publish_diagnostics(uri.clone(), diags, Some(a.version))
+            .await;
+        // Closed meanwhile: take back what was just published.
+        if self.docs.version(uri).is_none() {
+            self.client
+                .publish_diagnostics(uri.clone(), Vec::new(), None)
+                .await;
+        }
+    }
+
+    /// The analysis of the document's current version, waiting for it (and starting it now if
+    /// needed). None when the document is not open.
+    pub async fn analysis(self: &Arc<Self>, uri: &Uri) -> jsonrpc::Result<Option<Arc<Analysed>>> {
+        let generation = self.generation();
+        let Some((version, ready, mut rx)) = self.docs.with(uri, |d| {
+            let ready = d
+                .analysis
+                .clone()
+                .filter(|a| a.version == d.version && a.generation == generation);
+            (d.version, ready, d.analysed.subscribe())
+        }) else {
+            return Ok(None);
+        };
+        if let Some(a) = ready {
+            return Ok(Some(a));
+        }
+        self.start(uri, version);
+        let wait = async {
+            loop {
+                if rx.changed().await.is_err() {
+                    return Ok(None); // closed
+                }
+                let latest = rx.borrow_and_update().clone();
+                if let Some(a) = latest {
+                    if a.version == version {
+                        return Ok(Some(a));
+                    }
+                }
+                if self.docs.version(uri) != Some(version) {
+                    return Err(guard::content_modified());
+                }
+            }
+        };
+        match tokio::time::timeout(REQUEST_WAIT, wait).await {
+            Ok(r) => r,
+            Err(_) => Err(guard::internal(
+                "the analysis of this document did not finish in time",
+            )),
+        }
+    }
+
+    /// Analyses every open document again (settings or a compilation database changed),
+    /// with progress shown where the client supports it.
+    pub async fn reanalyse_all(self: &Arc<Self>, why: &str) {
+        self.invalidate();
+        let uris = self.docs.uris();
+        if uris.is_empty() {
+            return;
+        }
+        let progress = if self.caps().work_done_progress {
+            let n = self.progress_tokens.fetch_add(1, Ordering::SeqCst);
+            let token = tower_lsp_server::ls_types::NumberOrString::String(format!(
+                "omplens/reanalyse/{n}"
+            ));
+            match self.client.create_work_done_progress(token.clone()).await {
+                Ok(()) => Some(
+                    self.client
+                        .progress(token, "omplens")
+                        .with_message(format!("{why}: analysing {} files", uris.len()))
+                        .with_percentage(0)
+                        .begin()
+                        .await,
+                ),
+                Err(_) => None,
+            }
+        } else {
+            None
+        };
+        let total = uris.len();
+        for (i, uri) in uris.iter().enumerate() {
+            if let Err(e) = self.analysis(uri).await {
+                self.client
+                    .log_message(
+                        MessageType::WARNING,
+                        format!("{}: {}", uri.as_str(), e.message),
+                    )
+                    .await;
+            }
+            if let Some(p) = &progress {
+                let pct = ((i + 1) * 100 / total) as u32;
+                p.report_with_message(format!("{}/{total}", i + 1), pct)
+                    .await;
+            }
+        }
+        if let Some(p) = progress {
+            p.finish_with_message("done").await;
+        }
+    }
+}
+
+/// The path of a `file:` URI (other schemes, e.g. `untitled:`, have none).
+pub fn file_path(uri: &Uri) -> Option<PathBuf> {
+    let is_file = uri.scheme().as_str().eq_ignore_ascii_case("file");
+    is_file
+        .then(|| uri.to_file_path().map(|p| p.into_owned()))
+        .flatten()
+}
