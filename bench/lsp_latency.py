@@ -78,7 +78,10 @@ class Client:
             left = end - time.perf_counter()
             if left <= 0:
                 raise TimeoutError("no matching message")
-            item = self.inbox.get(timeout=left)
+            try:
+                item = self.inbox.get(timeout=left)
+            except queue.Empty:
+                raise TimeoutError("no matching message within the timeout") from None
             if item is None:
                 raise RuntimeError("server exited")
             t, m = item

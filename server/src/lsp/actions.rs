@@ -85,7 +85,7 @@ pub fn actions(
         }
     }
     let text = index.text();
-    if let Ok(plan) = &fa.plan {
+    if let Ok(plan) = &fa.plan() {
         if let Some((title, edits)) = function_region(&fa.module, plan, text, start) {
             out.push(refactor(
                 t,

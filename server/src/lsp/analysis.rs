@@ -6,30 +6,132 @@
 use super::config::Settings;
 use super::convert::LineIndex;
 use omplens_analysis::check::{self, config, env, Finding};
-use omplens_analysis::frontend::{self, flags};
+use omplens_analysis::db;
+use omplens_analysis::frontend::flags;
 use omplens_analysis::ide::{self, FileView};
 use omplens_analysis::ir::{Module, Severity};
 use omplens_analysis::plan::{self, Plan};
-use std::path::Path;
-use std::sync::Arc;
+use salsa::Setter;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// Set in tests only: the analysis of a text containing this value panics (to check that a
 /// panic is contained).
 pub const TEST_PANIC_ENV: &str = "OMPLENS_LSP_TEST_PANIC";
 
-/// Everything known about one version of a file.
+/// Everything known about one version of a file. Diagnostics come from the incremental
+/// database at once; the editor view (hover, hints, lenses) and the synthesized plan are
+/// computed when first asked for (the server warms them after publishing diagnostics).
 #[derive(Debug)]
 pub struct FileAnalysis {
-    pub module: Module,
+    pub module: Arc<Module>,
+    pub text: Arc<str>,
     /// After inline suppressions, `.omplens.toml` and the client's `checks`.
     pub findings: Vec<Finding>,
     /// Names in `omplens: ignore[...]` comments that are no rule: (offset, name).
     pub unknown_suppressions: Vec<(u32, String)>,
     /// Why the nearest `.omplens.toml` was not used, if it is invalid.
     pub config_error: Option<String>,
+    plan: OnceLock<Result<Plan, String>>,
+    view: OnceLock<FileView>,
+}
+
+impl FileAnalysis {
     /// The synthesized mappings, or why there are none (the file does not compile).
-    pub plan: Result<Plan, String>,
-    pub view: FileView,
+    pub fn plan(&self) -> &Result<Plan, String> {
+        self.plan.get_or_init(|| {
+            let errors = self
+                .module
+                .diagnostics
+                .iter()
+                .filter(|d| d.severity == Severity::Error)
+                .count();
+            if errors == 0 {
+                Ok(plan::plan(&self.module))
+            } else {
+                Err(format!(
+                    "the file has {errors} error{}; omplens only rewrites code that compiles",
+                    if errors == 1 { "" } else { "s" }
+                ))
+            }
+        })
+    }
+
+    /// What hover, inlay hints and code lenses show.
+    pub fn view(&self) -> &FileView {
+        self.view.get_or_init(|| {
+            let facts = env::interpret(&self.module, &self.text);
+            ide::view(&self.module, &facts)
+        })
+    }
+}
+
+/// The salsa database of the server, with an input per file path. One analysis at a time
+/// holds it: setting an input needs the database alone.
+struct Incremental {
+    db: db::Database,
+    files: HashMap<PathBuf, db::SourceFile>,
+}
+
+static INCREMENTAL: Mutex<Option<Incremental>> = Mutex::new(None);
+
+/// The findings of `text` as the database computes them (only the call-graph components the
+/// edit touched are analysed again), and the module they were computed on.
+fn incremental_findings(
+    path: &Path,
+    text: &str,
+    flags: Vec<String>,
+) -> Result<(Arc<Module>, Vec<Finding>), String> {
+    // A panic while the lock was held leaves a database that may be mid-update: start anew.
+    let mut guard = INCREMENTAL.lock().unwrap_or_else(|p| {
+        let mut g = p.into_inner();
+        *g = None;
+        g
+    });
+    let inc = guard.get_or_insert_with(|| Incremental {
+        db: db::Database::default(),
+        files: HashMap::new(),
+    });
+    let file = match inc.files.get(path) {
+        Some(f) => {
+            let f = *f;
+            if f.text(&inc.db) != text {
+                f.set_text(&mut inc.db).to(text.to_string());
+            }
+            if *f.flags(&inc.db) != flags {
+                f.set_flags(&mut inc.db).to(flags);
+            }
+            f
+        }
+        None => {
+            let f = db::SourceFile::new(&inc.db, path.display().to_string(), text.into(), flags);
+            inc.files.insert(path.to_path_buf(), f);
+            f
+        }
+    };
+    let parsed = db::parse(&inc.db, file);
+    let module = match (&parsed.module, &parsed.error) {
+        (Some(m), _) => m.clone(),
+        (None, e) => {
+            return Err(e
+                .clone()
+                .unwrap_or_else(|| "the file was not lowered".into()))
+        }
+    };
+    let findings = db::file_findings(&inc.db, file);
+    Ok((module, findings.to_vec()))
+}
+
+/// Drops what the database keeps for a closed file (its text and what was derived from it).
+pub fn forget(path: &Path) {
+    if let Ok(mut guard) = INCREMENTAL.lock() {
+        if let Some(inc) = guard.as_mut() {
+            if let Some(f) = inc.files.get(path).copied() {
+                f.set_text(&mut inc.db).to(String::new());
+            }
+        }
+    }
 }
 
 /// The analysis of one version of a document, or why there is none.
@@ -43,7 +145,7 @@ pub struct Analysed {
     pub result: Result<FileAnalysis, String>,
 }
 
-/// Lowers, checks and plans `text` (the contents of `path`) under `settings`.
+/// Lowers and checks `text` (the contents of `path`) under `settings`.
 pub fn analyse(path: &Path, text: &str, settings: &Settings) -> Result<FileAnalysis, String> {
     if let Ok(marker) = std::env::var(TEST_PANIC_ENV) {
         if !marker.is_empty() && text.contains(&marker) {
@@ -56,39 +158,21 @@ pub fn analyse(path: &Path, text: &str, settings: &Settings) -> Result<FileAnaly
         &settings.flags,
     )
     .map_err(|e| format!("omplens could not read the compilation database: {e}"))?;
-    let module = frontend::lower_file(path, Some(text), &flags.args).map_err(|e| e.to_string())?;
+    let (module, findings) = incremental_findings(path, text, flags.args)?;
     let (file_config, config_error) = match path.parent().map(config::discover) {
         Some(Ok(Some((_, c)))) => (c, None),
         Some(Err(e)) => (config::Config::default(), Some(e.to_string())),
         _ => (config::Config::default(), None),
     };
-    let facts = env::interpret(&module, text);
-    let reported = check::report(
-        text,
-        check::check_facts(&module, text, &facts),
-        &[&file_config, &settings.checks],
-    );
-    let view = ide::view(&module, &facts);
-    let errors = module
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    let plan = if errors == 0 {
-        Ok(plan::plan(&module))
-    } else {
-        Err(format!(
-            "the file has {errors} error{}; omplens only rewrites code that compiles",
-            if errors == 1 { "" } else { "s" }
-        ))
-    };
+    let reported = check::report(text, findings, &[&file_config, &settings.checks]);
     Ok(FileAnalysis {
         module,
+        text: text.into(),
         findings: reported.findings,
         unknown_suppressions: reported.unknown_suppressions,
         config_error,
-        plan,
-        view,
+        plan: OnceLock::new(),
+        view: OnceLock::new(),
     })
 }
 

@@ -57,7 +57,7 @@ pub async fn execute(
             let text = guarded("omplens.showPlan", || {
                 Ok(match &a.result {
                     Err(why) => format!("no plan: {why}"),
-                    Ok(fa) => match &fa.plan {
+                    Ok(fa) => match &fa.plan() {
                         Ok(plan) => report::render(&fa.module, plan),
                         Err(why) => format!("no plan: {why}"),
                     },
@@ -116,7 +116,7 @@ fn region_edit(
         .as_ref()
         .map_err(|why| guard::invalid_params(why.clone()))?;
     let plan = fa
-        .plan
+        .plan()
         .as_ref()
         .map_err(|why| guard::invalid_params(why.clone()))?;
     let text = a.index.text();

@@ -4,7 +4,7 @@
 //! ```json
 //! { "compileCommandsDir": "build", "flags": ["-DN=64"],
 //!   "checks": { "select": ["OMP1"], "ignore": ["OMP208"] },
-//!   "inlayHints": true, "codeLens": true, "debounceMs": 150,
+//!   "inlayHints": true, "codeLens": true, "debounceMs": 50,
 //!   "docsBaseUrl": "https://example.org/omplens/rules/" }
 //! ```
 //!
@@ -16,7 +16,7 @@ use serde_json::Value;
 use std::path::PathBuf;
 use std::time::Duration;
 
-pub const DEFAULT_DEBOUNCE_MS: u64 = 150;
+pub const DEFAULT_DEBOUNCE_MS: u64 = 50;
 /// Longer than this is surely a mistake (a value in seconds?): capped.
 const MAX_DEBOUNCE_MS: u64 = 10_000;
 

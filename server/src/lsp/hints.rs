@@ -8,7 +8,7 @@ use tower_lsp_server::ls_types::{InlayHint, InlayHintLabel, InlayHintTooltip, Ra
 /// Hints for the kernels whose directive starts inside `range`.
 pub fn hints(index: &LineIndex, fa: &FileAnalysis, range: Range) -> Vec<InlayHint> {
     let (start, end) = (index.offset(range.start), index.offset(range.end));
-    fa.view
+    fa.view()
         .kernels()
         .filter(|k| start <= k.span.start && k.span.start <= end)
         .filter_map(|k| {

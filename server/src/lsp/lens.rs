@@ -6,7 +6,7 @@ use super::convert::LineIndex;
 use tower_lsp_server::ls_types::{CodeLens, Command, Uri};
 
 pub fn lenses(uri: &Uri, index: &LineIndex, fa: &FileAnalysis) -> Vec<CodeLens> {
-    fa.view
+    fa.view()
         .kernels()
         .map(|k| {
             let t = k.traffic();

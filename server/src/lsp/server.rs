@@ -214,6 +214,9 @@ impl LanguageServer for Backend {
     async fn did_close(&self, params: DidCloseTextDocumentParams) {
         let uri = params.text_document.uri;
         self.st.docs.close(&uri);
+        if let Some(path) = super::state::file_path(&uri) {
+            tokio::task::spawn_blocking(move || super::analysis::forget(&path));
+        }
         self.st
             .client
             .publish_diagnostics(uri, Vec::new(), None)

@@ -206,6 +206,16 @@ impl State {
             .unwrap_or(false);
         if current {
             self.publish(&uri, &analysed).await;
+            // Hover, hints, lenses and actions come next: prepare their data off the runtime.
+            let a = analysed.clone();
+            tokio::task::spawn_blocking(move || {
+                let _ = std::panic::catch_unwind(|| {
+                    if let Ok(fa) = &a.result {
+                        fa.view();
+                        let _ = fa.plan();
+                    }
+                });
+            });
         }
     }
 
