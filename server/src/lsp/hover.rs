@@ -15,7 +15,7 @@ pub fn hover(index: &LineIndex, fa: &FileAnalysis, offset: u32) -> Option<Hover>
     let (text, span) = if let Some(d) = fa.view().directive_at(offset) {
         (directive(index, d), d.span)
     } else {
-        let v = ide::var_at(&fa.module, &fa.view(), offset)?;
+        let v = ide::var_at(&fa.module, fa.view(), offset)?;
         let access = fa.view().access_at(offset).filter(|a| a.var == Some(v.var));
         let span = access.map_or(omplens_analysis::ir::Span::new(offset, offset), |a| a.span);
         (variable(index, &v, access), span)
