@@ -10,7 +10,8 @@ For each server (omplens, then clangd):
       constant in a kernel body changes), each a didChange with an incremental range, and
       time each until publishDiagnostics for that document version arrives. Median, min,
       max. clangd is asked for diagnostics on every change (`wantDiagnostics: true`, its
-      protocol extension), so its own debounce is the only delay it adds.
+      protocol extension, so it does not debounce) unless --clangd-auto; omplens runs with
+      its default debounce (50 ms) unless --debounce-ms.
   (b) cold open: didOpen to the first diagnostics of a fresh server.
   (c) memory: the server's peak resident set (VmHWM) after opening --files such files and
       receiving diagnostics for all of them.
@@ -207,9 +208,15 @@ def measure(name, cmd, options, files, edits, change_extra):
     # (c) memory after opening every file.
     c = Client(cmd, root)
     initialize(c, root, options)
-    uris = [open_doc(c, f, open(f).read()) for f in files]
-    for u in uris:
-        c.diagnostics(u, None, timeout=600)
+    uris = {open_doc(c, f, open(f).read()) for f in files}
+    seen = set()
+
+    def all_seen(m):
+        if m.get("method") == "textDocument/publishDiagnostics":
+            seen.add(m["params"]["uri"])
+        return uris <= seen
+
+    c.wait(all_seen, timeout=600)
     res["peak_rss_mib"] = (c.peak_rss_kib() or 0) / 1024
     res["files"] = len(files)
     c.close()
@@ -225,6 +232,10 @@ def main():
     ap.add_argument("--files", type=int, default=20)
     ap.add_argument("--json")
     ap.add_argument("--only", choices=["omplens", "clangd"])
+    ap.add_argument("--debounce-ms", type=int,
+                    help="omplens debounceMs (default: the server's own, 50 ms)")
+    ap.add_argument("--clangd-auto", action="store_true",
+                    help="do not ask clangd for immediate diagnostics (its debounce applies)")
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="omplens-lsp-bench-")
@@ -251,11 +262,12 @@ def main():
 
     results = []
     if args.only in (None, "omplens"):
-        results.append(measure("omplens", [args.omplens, "lsp"], {}, files, args.edits, {}))
+        opts = {} if args.debounce_ms is None else {"debounceMs": args.debounce_ms}
+        results.append(measure("omplens", [args.omplens, "lsp"], opts, files, args.edits, {}))
     if args.only in (None, "clangd"):
         results.append(
             measure("clangd-19", [args.clangd, "--log=error", "--background-index=false"], {},
-                    files, args.edits, {"wantDiagnostics": True})
+                    files, args.edits, {} if args.clangd_auto else {"wantDiagnostics": True})
         )
     for r in results:
         e = r["edit_ms"]
