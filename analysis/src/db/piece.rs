@@ -140,18 +140,9 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
     let mut i = 0;
     while i < r.funcs.len() {
         let old = r.funcs[i];
-        let f = module.function(old);
-        let mut g = f.clone();
-        g.params = f.params.iter().map(|v| r.var(*v)).collect();
-        g.span = f.span.and_then(map);
-        g.name_span = f.name_span.and_then(map);
-        if !r.is_member(old) {
-            // A callee outside the piece is seen by its declaration only.
-            g.has_body = false;
-            g.body = None;
-            g.stmts.clear();
-            g.exprs.clear();
-        }
+        // A callee outside the piece is seen by its declaration only.
+        let member = r.is_member(old);
+        let mut g = head(module.function(old), &mut r, &map, member);
         for s in &mut g.stmts {
             s.span = must(s.span);
             match &mut s.kind {
@@ -212,15 +203,8 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
     }
     // Functions named late (by a variable's owner) join as declarations.
     while out.functions.len() < r.funcs.len() {
-        let mut g = module.function(r.funcs[out.functions.len()]).clone();
-        g.params = g.params.iter().map(|v| r.var(*v)).collect();
-        g.span = g.span.and_then(map);
-        g.name_span = g.name_span.and_then(map);
-        g.has_body = false;
-        g.body = None;
-        g.stmts.clear();
-        g.exprs.clear();
-        out.functions.push(g);
+        let f = module.function(r.funcs[out.functions.len()]);
+        out.functions.push(head(f, &mut r, &map, false));
     }
     while out.vars.len() < r.vars.len() {
         let mut v = module.var(r.vars[out.vars.len()]).clone();
@@ -242,6 +226,27 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
         }),
         segments,
     }
+}
+
+/// `f` with renumbered parameters and spans in the piece (or none); with its body (still to
+/// be renumbered) or, for a function outside the piece, as a declaration only.
+fn head(
+    f: &crate::ir::Function,
+    r: &mut Renumber,
+    map: &dyn Fn(Span) -> Option<Span>,
+    with_body: bool,
+) -> crate::ir::Function {
+    let mut g = f.clone();
+    g.params = f.params.iter().map(|v| r.var(*v)).collect();
+    g.span = f.span.and_then(map);
+    g.name_span = f.name_span.and_then(map);
+    if !with_body {
+        g.has_body = false;
+        g.body = None;
+        g.stmts.clear();
+        g.exprs.clear();
+    }
+    g
 }
 
 /// The `#define` lines of the file: sizes in pragmas name macros (`a[0:N]`).

@@ -65,6 +65,12 @@ impl Module {
     pub fn directive(&self, id: DirId) -> &DirectiveInfo {
         &self.directives[id.0 as usize]
     }
+    /// The error diagnostics (clang's errors, pragma syntax errors): code that does not compile.
+    pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
+        self.diagnostics
+            .iter()
+            .filter(|d| d.severity == Severity::Error)
+    }
     /// 1-based line and column of a file offset.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         let line = match self.line_starts.binary_search(&offset) {

@@ -14,33 +14,32 @@ pub fn known_values(module: &Module, source: &str, func: FuncId) -> Values {
     let mut out = macro_values(source);
     let f = module.function(func);
     let changed = changed_vars(module, func);
-    let mut seen_names: BTreeMap<String, usize> = BTreeMap::new();
-    for v in f.stmts.iter().filter_map(|s| match &s.kind {
-        StmtKind::Decl(ds) => Some(ds),
-        _ => None,
-    }) {
-        for (var, _) in v {
-            *seen_names.entry(module.var(*var).name.clone()).or_default() += 1;
-        }
+    let decls: Vec<_> = f
+        .stmts
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Decl(ds) => Some(ds),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    let mut seen_names: BTreeMap<&str, usize> = BTreeMap::new();
+    for (var, _) in &decls {
+        *seen_names.entry(&module.var(*var).name).or_default() += 1;
     }
     // Declarations in source order: an initialiser may use values known before it.
-    for ds in f.stmts.iter().filter_map(|s| match &s.kind {
-        StmtKind::Decl(ds) => Some(ds),
-        _ => None,
-    }) {
-        for (var, init) in ds {
-            let name = &module.var(*var).name;
-            // A name declared twice in the function may mean two values.
-            if changed.contains(var) || seen_names.get(name) != Some(&1) {
-                continue;
-            }
-            let Some(init) = init else { continue };
-            let value = Poly::from_expr(module, f, *init)
-                .map(|p| substitute(&p, &out))
-                .and_then(|p| p.as_const());
-            if let Some(value) = value {
-                out.insert(name.clone(), value);
-            }
+    for (var, init) in decls {
+        let name = &module.var(*var).name;
+        // A name declared twice in the function may mean two values.
+        if changed.contains(var) || seen_names.get(name.as_str()) != Some(&1) {
+            continue;
+        }
+        let Some(init) = init else { continue };
+        let value = Poly::from_expr(module, f, *init)
+            .map(|p| substitute(&p, &out))
+            .and_then(|p| p.as_const());
+        if let Some(value) = value {
+            out.insert(name.clone(), value);
         }
     }
     out

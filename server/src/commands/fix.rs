@@ -6,7 +6,7 @@ use super::write::write_atomic;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
 use omplens_analysis::frontend;
-use omplens_analysis::ir::{Module, Severity};
+use omplens_analysis::ir::Module;
 use omplens_analysis::plan::{self, rewrite, Plan};
 use std::io::Write;
 use std::path::Path;
@@ -32,9 +32,7 @@ fn read_source(path: &Path) -> Result<String> {
 
 fn clang_errors(module: &Module) -> Vec<String> {
     module
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
+        .errors()
         .map(|d| match d.span {
             Some(s) => {
                 let (l, c) = module.line_col(s.start);

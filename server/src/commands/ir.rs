@@ -3,7 +3,7 @@
 use super::load;
 use crate::SourceArgs;
 use anyhow::Result;
-use omplens_analysis::ir::{render_module, Severity};
+use omplens_analysis::ir::render_module;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -15,11 +15,7 @@ pub fn run(args: &SourceArgs) -> Result<ExitCode> {
     if out.write_all(text.as_bytes()).is_err() {
         return Ok(ExitCode::SUCCESS);
     }
-    let errors = module
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
+    let errors = module.errors().count();
     if errors > 0 {
         eprintln!(
             "omplens: {} had {errors} error(s); the IR above is partial (see `diagnostics:`)",

@@ -9,7 +9,7 @@ use omplens_analysis::check::{self, config, env, Finding};
 use omplens_analysis::db;
 use omplens_analysis::frontend::flags;
 use omplens_analysis::ide::{self, FileView};
-use omplens_analysis::ir::{Module, Severity};
+use omplens_analysis::ir::Module;
 use omplens_analysis::plan::{self, Plan};
 use salsa::Setter;
 use std::collections::HashMap;
@@ -41,12 +41,7 @@ impl FileAnalysis {
     /// The synthesized mappings, or why there are none (the file does not compile).
     pub fn plan(&self) -> &Result<Plan, String> {
         self.plan.get_or_init(|| {
-            let errors = self
-                .module
-                .diagnostics
-                .iter()
-                .filter(|d| d.severity == Severity::Error)
-                .count();
+            let errors = self.module.errors().count();
             if errors == 0 {
                 Ok(plan::plan(&self.module))
             } else {

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use omplens_analysis::check::config::Config;
 use omplens_analysis::check::{self, Finding};
 use omplens_analysis::frontend;
-use omplens_analysis::ir::{Module, Severity as IrSeverity};
+use omplens_analysis::ir::Module;
 use omplens_analysis::plan::rewrite;
 use std::path::{Path, PathBuf};
 
@@ -122,9 +122,7 @@ fn compile_errors(path: &Path, module: &Module, text: &str) -> Vec<String> {
     let lines = Lines::new(text);
     let path = path.display();
     module
-        .diagnostics
-        .iter()
-        .filter(|d| d.severity == IrSeverity::Error)
+        .errors()
         .map(|d| match d.span {
             Some(s) => {
                 let p = lines.position(s.start);
