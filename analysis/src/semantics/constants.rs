@@ -11,7 +11,13 @@ pub type Values = BTreeMap<String, i64>;
 
 /// The known values for code of `func` in `module`, lowered from `source`.
 pub fn known_values(module: &Module, source: &str, func: FuncId) -> Values {
-    let mut out = macro_values(source);
+    known_values_over(module, macro_values(source), func)
+}
+
+/// [`known_values`] with the file's [`macro_values`] already computed (callers asking for many
+/// functions of one file scan its text once).
+pub fn known_values_over(module: &Module, macros: Values, func: FuncId) -> Values {
+    let mut out = macros;
     let f = module.function(func);
     let changed = changed_vars(module, func);
     let decls: Vec<_> = f

@@ -3,9 +3,11 @@
 
 use super::env::Facts;
 use super::{Finding, Severity};
-use crate::ir::Module;
+use crate::ir::{Callee, ExprId, ExprKind, FuncId, Module};
 use crate::plan::Plan;
+use crate::semantics::constants::{known_values_over, macro_values, Values};
 use std::cell::OnceCell;
+use std::collections::HashMap;
 
 mod allocation_in_loop;
 mod common;
@@ -214,6 +216,8 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         source,
         facts,
         plan: OnceCell::new(),
+        macros: OnceCell::new(),
+        calls: OnceCell::new(),
     };
     let mut out = Vec::new();
     out.extend(stale_host_read::findings(&cx));
@@ -243,9 +247,46 @@ pub struct Context<'a> {
     pub source: &'a str,
     pub facts: &'a Facts,
     plan: OnceCell<Plan>,
+    macros: OnceCell<Values>,
+    calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
 }
 
 impl Context<'_> {
+    /// Values known where `func` uses them (macros of the file, locals set once); the file's
+    /// text is scanned for macros once per check, not once per question.
+    pub fn known_values(&self, func: FuncId) -> Values {
+        let macros = self.macros.get_or_init(|| macro_values(self.source));
+        known_values_over(self.module, macros.clone(), func)
+    }
+
+    /// The file's integer macros.
+    pub fn macros(&self) -> &Values {
+        self.macros.get_or_init(|| macro_values(self.source))
+    }
+
+    /// The direct calls of `func` in the module: (caller, call expression). Indexed once, so
+    /// rules that follow data to callers stay linear in the size of the file.
+    pub fn calls_to(&self, func: FuncId) -> &[(FuncId, ExprId)] {
+        let calls = self.calls.get_or_init(|| {
+            let mut out: HashMap<FuncId, Vec<(FuncId, ExprId)>> = HashMap::new();
+            for (ci, caller) in self.module.functions.iter().enumerate() {
+                for (ei, e) in caller.exprs.iter().enumerate() {
+                    if let ExprKind::Call {
+                        callee: Callee::Direct(id),
+                        ..
+                    } = &e.kind
+                    {
+                        out.entry(*id)
+                            .or_default()
+                            .push((FuncId(ci as u32), ExprId(ei as u32)));
+                    }
+                }
+            }
+            out
+        });
+        calls.get(&func).map(Vec::as_slice).unwrap_or(&[])
+    }
+
     /// The synthesized mappings of the module (computed on first use).
     pub fn plan(&self) -> &Plan {
         self.plan.get_or_init(|| crate::plan::plan(self.module))

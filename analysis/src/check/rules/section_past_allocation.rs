@@ -5,8 +5,8 @@ use super::Context;
 use crate::check::env::items::poly_known;
 use crate::check::env::Object;
 use crate::check::{Finding, Related, TextEdit};
-use crate::ir::{Callee, ExprKind, FuncId, VarId};
-use crate::semantics::constants::{known_values, macro_values, substitute};
+use crate::ir::{ExprKind, FuncId, VarId};
+use crate::semantics::constants::substitute;
 use crate::semantics::sections;
 use crate::semantics::symbolic::Poly;
 
@@ -22,12 +22,12 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         // Macros only: the section's names are the mapping function's, compared per caller.
-        let macros = macro_values(cx.source);
+        let macros = cx.macros();
         let lower = match lower {
-            Some(e) => poly_known(e, &macros),
+            Some(e) => poly_known(e, macros),
             None => Some(Poly::constant(0)),
         };
-        let (Some(lower), Some(length)) = (lower, poly_known(length, &macros)) else {
+        let (Some(lower), Some(length)) = (lower, poly_known(length, macros)) else {
             continue;
         };
         let Some(over) = allocations(cx, m.func, *v, &lower.add(&length))
@@ -89,7 +89,7 @@ fn allocations(cx: &Context, func: FuncId, v: VarId, end: &Poly) -> Vec<Allocati
     let module = cx.module;
     let mut out = Vec::new();
     if let Some(length) = sections::allocation_length(module, func, v) {
-        let values = known_values(module, cx.source, func);
+        let values = cx.known_values(func);
         out.push(Allocation {
             end: substitute(end, &values),
             length: substitute(&length, &values),
@@ -101,50 +101,44 @@ fn allocations(cx: &Context, func: FuncId, v: VarId, end: &Poly) -> Vec<Allocati
     let Some(index) = f.params.iter().position(|p| *p == v) else {
         return out;
     };
-    for (ci, caller) in module.functions.iter().enumerate() {
-        let caller_id = FuncId(ci as u32);
-        for e in &caller.exprs {
-            let ExprKind::Call {
-                callee: Callee::Direct(id),
-                args,
-                ..
-            } = &e.kind
-            else {
-                continue;
-            };
-            if *id != func || args.len() != f.params.len() {
-                continue;
-            }
-            let mut arg = args[index];
-            while let ExprKind::Cast(x) = caller.expr(arg).kind {
-                arg = x;
-            }
-            let ExprKind::Var(w) = caller.expr(arg).kind else {
-                continue;
-            };
-            let Some(length) = sections::allocation_length(module, caller_id, w) else {
-                continue;
-            };
-            // The callee's parameters, in the caller's terms.
-            let mut in_caller = end.clone();
-            for (p, a) in f.params.iter().zip(args) {
-                let name = &module.var(*p).name;
-                if !in_caller.contains_atom(name) {
-                    continue;
-                }
-                match Poly::from_expr(module, caller, *a) {
-                    Some(q) => in_caller = in_caller.subst(name, &q),
-                    None => in_caller = Poly::atom("?"),
-                }
-            }
-            let values = known_values(module, cx.source, caller_id);
-            out.push(Allocation {
-                end: substitute(&in_caller, &values),
-                length: substitute(&length, &values),
-                written: length,
-                call: Some(e.span),
-            });
+    for &(caller_id, call) in cx.calls_to(func) {
+        let caller = module.function(caller_id);
+        let e = caller.expr(call);
+        let ExprKind::Call { args, .. } = &e.kind else {
+            continue;
+        };
+        if args.len() != f.params.len() {
+            continue;
         }
+        let mut arg = args[index];
+        while let ExprKind::Cast(x) = caller.expr(arg).kind {
+            arg = x;
+        }
+        let ExprKind::Var(w) = caller.expr(arg).kind else {
+            continue;
+        };
+        let Some(length) = sections::allocation_length(module, caller_id, w) else {
+            continue;
+        };
+        // The callee's parameters, in the caller's terms.
+        let mut in_caller = end.clone();
+        for (p, a) in f.params.iter().zip(args) {
+            let name = &module.var(*p).name;
+            if !in_caller.contains_atom(name) {
+                continue;
+            }
+            match Poly::from_expr(module, caller, *a) {
+                Some(q) => in_caller = in_caller.subst(name, &q),
+                None => in_caller = Poly::atom("?"),
+            }
+        }
+        let values = cx.known_values(caller_id);
+        out.push(Allocation {
+            end: substitute(&in_caller, &values),
+            length: substitute(&length, &values),
+            written: length,
+            call: Some(e.span),
+        });
     }
     out
 }

@@ -6,7 +6,7 @@ use crate::check::env::items::poly_known;
 use crate::check::env::Object;
 use crate::check::{Finding, Related, TextEdit};
 use crate::ir::{kernel_stmts, StmtKind};
-use crate::semantics::constants::{known_values, substitute};
+use crate::semantics::constants::substitute;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
 
@@ -33,7 +33,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         // Known values (`int n = 4096;`, `#define N 4096`) let `n / 2` and `n` compare.
-        let values = known_values(cx.module, cx.source, m.func);
+        let values = cx.known_values(m.func);
         let lower = match lower {
             Some(e) => poly_known(e, &values),
             None => Some(Poly::constant(0)),

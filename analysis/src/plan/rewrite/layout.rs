@@ -24,7 +24,7 @@ pub(super) fn render(src: &str, insertions: &[Insertion]) -> Vec<TextEdit> {
     if src.len() >= u32::MAX as usize {
         return Vec::new();
     }
-    let t = SourceText::new(src);
+    let t = SourceText::cached(src);
     let mut p = Planner::new(&t);
     for ins in insertions {
         p.add(ins);
@@ -150,8 +150,8 @@ impl<'t, 'a> Planner<'t, 'a> {
     fn new(t: &'t SourceText<'a>) -> Self {
         Planner {
             t,
-            unit: source::indent_unit(t),
-            col0: source::pragmas_at_column0(t),
+            unit: t.scan().unit.get_or_init(|| source::indent_unit(t)).clone(),
+            col0: *t.scan().col0.get_or_init(|| source::pragmas_at_column0(t)),
             stmts: Vec::new(),
             by_span: BTreeMap::new(),
             regions: Vec::new(),

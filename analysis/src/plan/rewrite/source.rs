@@ -2,6 +2,9 @@
 //! literal; lines and their indentation; the file's indent unit, line ending and the column
 //! its `#pragma omp` lines are written at.
 
+use std::cell::RefCell;
+use std::sync::{Arc, OnceLock};
+
 /// What a byte of the source is part of.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) enum Kind {
@@ -15,24 +18,24 @@ pub(super) enum Kind {
 pub(super) struct SourceText<'a> {
     pub src: &'a str,
     pub bytes: &'a [u8],
-    kind: Vec<Kind>,
-    /// Offset of the first byte of every line.
-    line_starts: Vec<usize>,
+    scan: Arc<Scan>,
     /// `"\r\n"` when most lines end that way, else `"\n"`.
     pub nl: &'static str,
 }
 
-pub(super) fn is_blank(b: u8) -> bool {
-    b == b' ' || b == b'\t'
+/// What one pass over the whole text finds, and the file-wide style questions answered from
+/// it. Shared by every render of the same text (see [`SourceText::cached`]).
+pub(super) struct Scan {
+    kind: Vec<Kind>,
+    /// Offset of the first byte of every line.
+    line_starts: Vec<usize>,
+    nl: &'static str,
+    pub unit: OnceLock<String>,
+    pub col0: OnceLock<bool>,
 }
 
-fn is_ident(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-impl<'a> SourceText<'a> {
-    pub fn new(src: &'a str) -> SourceText<'a> {
-        let bytes = src.as_bytes();
+impl Scan {
+    fn of(bytes: &[u8]) -> Scan {
         let mut line_starts = vec![0];
         let (mut crlf, mut lf) = (0usize, 0usize);
         for (i, &b) in bytes.iter().enumerate() {
@@ -45,13 +48,68 @@ impl<'a> SourceText<'a> {
                 }
             }
         }
-        SourceText {
-            src,
-            bytes,
+        Scan {
             kind: classify(bytes),
             line_starts,
             nl: if crlf > lf { "\r\n" } else { "\n" },
+            unit: OnceLock::new(),
+            col0: OnceLock::new(),
         }
+    }
+}
+
+/// Texts at least this long keep their scan for the next render of the same text: `check`
+/// renders one fix per finding, and scanning a large file for each made it quadratic.
+const CACHE_FROM_BYTES: usize = 16 * 1024;
+
+thread_local! {
+    static LAST_SCAN: RefCell<Option<(String, Arc<Scan>)>> = const { RefCell::new(None) };
+}
+
+pub(super) fn is_blank(b: u8) -> bool {
+    b == b' ' || b == b'\t'
+}
+
+fn is_ident(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+impl<'a> SourceText<'a> {
+    pub fn new(src: &'a str) -> SourceText<'a> {
+        Self::with_scan(src, Arc::new(Scan::of(src.as_bytes())))
+    }
+
+    /// [`SourceText::new`], reusing the scan of the previous text of this thread when the
+    /// text is the same (compared byte for byte, which is far cheaper than scanning).
+    pub fn cached(src: &'a str) -> SourceText<'a> {
+        if src.len() < CACHE_FROM_BYTES {
+            return Self::new(src);
+        }
+        let scan = LAST_SCAN.with(|last| {
+            let mut last = last.borrow_mut();
+            match &*last {
+                Some((text, scan)) if text == src => scan.clone(),
+                _ => {
+                    let scan = Arc::new(Scan::of(src.as_bytes()));
+                    *last = Some((src.to_string(), scan.clone()));
+                    scan
+                }
+            }
+        });
+        Self::with_scan(src, scan)
+    }
+
+    fn with_scan(src: &'a str, scan: Arc<Scan>) -> SourceText<'a> {
+        SourceText {
+            src,
+            bytes: src.as_bytes(),
+            nl: scan.nl,
+            scan,
+        }
+    }
+
+    pub fn scan(&self) -> &Scan {
+        &self.scan
     }
 
     pub fn len(&self) -> usize {
@@ -59,32 +117,32 @@ impl<'a> SourceText<'a> {
     }
 
     pub fn kind(&self, pos: usize) -> Kind {
-        self.kind.get(pos).copied().unwrap_or(Kind::Code)
+        self.scan.kind.get(pos).copied().unwrap_or(Kind::Code)
     }
 
     pub fn line_count(&self) -> usize {
-        self.line_starts.len()
+        self.scan.line_starts.len()
     }
 
     /// The line holding byte `pos` (the last line for `pos == len`).
     pub fn line_of(&self, pos: usize) -> usize {
-        match self.line_starts.binary_search(&pos) {
+        match self.scan.line_starts.binary_search(&pos) {
             Ok(l) => l,
             Err(l) => l - 1,
         }
     }
 
     pub fn line_start(&self, line: usize) -> usize {
-        self.line_starts[line]
+        self.scan.line_starts[line]
     }
 
     /// End of the line's text: the offset of its `\r\n` or `\n`, or the end of the file.
     pub fn line_end(&self, line: usize) -> usize {
-        let mut e = match self.line_starts.get(line + 1) {
+        let mut e = match self.scan.line_starts.get(line + 1) {
             Some(&next) => next - 1,
             None => self.len(),
         };
-        if e > self.line_starts[line] && e < self.len() && self.bytes[e - 1] == b'\r' {
+        if e > self.scan.line_starts[line] && e < self.len() && self.bytes[e - 1] == b'\r' {
             e -= 1;
         }
         e
