@@ -87,23 +87,31 @@ pub fn components(module: &Module) -> Vec<Vec<FuncId>> {
     out.into_iter().map(|(_, g)| g).collect()
 }
 
-/// The piece of `module` (lowered from `source`) holding `funcs`.
-pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
+/// What every piece of the file carries besides its functions: the file-scope directives
+/// (`declare target`, ...) and the `#define` lines. Computed once per file, not per piece.
+pub fn file_scope(module: &Module, source: &str) -> Vec<Span> {
+    module
+        .directives
+        .iter()
+        .filter(|d| d.function.is_none())
+        .map(|d| d.directive.span)
+        .chain(define_lines(source))
+        .collect()
+}
+
+/// The piece of `module` (lowered from `source`) holding `funcs`; `shared` is the file's
+/// [`file_scope`].
+pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span]) -> Piece {
     // Segments: each function's text and each file-scope directive's, in file order.
     let mut spans: Vec<Span> = funcs
         .iter()
         .filter_map(|f| module.function(*f).span)
-        .chain(
-            module
-                .directives
-                .iter()
-                .filter(|d| d.function.is_none())
-                .map(|d| d.directive.span),
-        )
-        .chain(define_lines(source))
+        .chain(shared.iter().copied())
         .filter(|s| (s.end as usize) <= source.len() && s.start <= s.end)
         .collect();
-    spans.sort_by_key(|s| s.start);
+    spans.sort_by_key(|s| (s.start, std::cmp::Reverse(s.end)));
+    // A `#define` inside one of the functions is already in its text.
+    spans.dedup_by(|inner, outer| inner.end <= outer.end);
     let mut text = String::new();
     let mut segments = Vec::new();
     for s in spans {
@@ -126,10 +134,11 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId]) -> Piece {
         line_starts: crate::ir::line_starts(&text),
         ..Module::default()
     };
+    // Segments are in file order and disjoint: the one holding `s` is the last one starting
+    // at or before it.
     let map = |s: Span| -> Option<Span> {
-        let seg = segments
-            .iter()
-            .find(|g| g.real <= s.start && s.end <= g.real + g.len)?;
+        let i = segments.partition_point(|g| g.real <= s.start);
+        let seg = segments[..i].last().filter(|g| s.end <= g.real + g.len)?;
         Some(Span {
             start: s.start - seg.real + seg.synthetic,
             end: s.end - seg.real + seg.synthetic,
