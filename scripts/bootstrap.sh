@@ -30,3 +30,6 @@ if ! command -v cargo >/dev/null 2>&1; then
   echo "bootstrap: cargo not found; install Rust (https://rustup.rs) and re-run" >&2
   exit 1
 fi
+
+# The editor integrations' tests: Neovim, tmux, Node.js and npm.
+"$(dirname "$0")/install-editor-deps.sh"

@@ -12,6 +12,8 @@ echo "== cargo clippy"
 cargo clippy --workspace --all-targets -q -- -D warnings
 echo "== cargo test"
 cargo test --workspace
+echo "== VS Code extension (npm ci, build, lint, unit tests, .vsix, smoke test against the server)"
+OMPLENS=target/debug/omplens editors/vscode/ci.sh
 if [ -x tests/corpus/check_corpus.sh ]; then
   echo "== corpus against clang-19"
   tests/corpus/check_corpus.sh
