@@ -67,7 +67,14 @@ impl FileAnalysis {
 struct Incremental {
     db: db::Database,
     files: HashMap<PathBuf, db::SourceFile>,
+    /// Files closed since the database was made. Salsa keeps a closed file's input and the
+    /// results derived from its last text (they are only replaced when asked for again), so
+    /// after [`RESET_AFTER_CLOSED`] closes the database starts anew: open files are
+    /// analysed in full once more, and memory stays bounded however many files come and go.
+    closed: usize,
 }
+
+const RESET_AFTER_CLOSED: usize = 16;
 
 static INCREMENTAL: Mutex<Option<Incremental>> = Mutex::new(None);
 
@@ -87,6 +94,7 @@ fn incremental_findings(
     let inc = guard.get_or_insert_with(|| Incremental {
         db: db::Database::default(),
         files: HashMap::new(),
+        closed: 0,
     });
     let file = match inc.files.get(path) {
         Some(f) => {
@@ -118,12 +126,17 @@ fn incremental_findings(
     Ok((module, findings.to_vec()))
 }
 
-/// Drops what the database keeps for a closed file (its text and what was derived from it).
+/// Drops what the database keeps for a closed file: its text at once, and everything derived
+/// from it when the database is next made anew (see [`Incremental::closed`]).
 pub fn forget(path: &Path) {
     if let Ok(mut guard) = INCREMENTAL.lock() {
         if let Some(inc) = guard.as_mut() {
-            if let Some(f) = inc.files.get(path).copied() {
+            if let Some(f) = inc.files.remove(path) {
                 f.set_text(&mut inc.db).to(String::new());
+                inc.closed += 1;
+            }
+            if inc.closed >= RESET_AFTER_CLOSED {
+                *guard = None;
             }
         }
     }

@@ -96,6 +96,17 @@ impl Lsp {
         }
     }
 
+    /// The server's resident set size now, in KiB (Linux `/proc`).
+    pub fn rss_kib(&self) -> u64 {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id()))
+            .expect("read the server's /proc status");
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .expect("VmRSS in /proc status")
+    }
+
     /// Messages received (while waiting for others) that satisfy `pred`.
     pub fn received(&self, pred: impl Fn(&Value) -> bool) -> Vec<Value> {
         self.pending.iter().filter(|m| pred(m)).cloned().collect()
