@@ -2,6 +2,7 @@
 //! Knows nothing of LSP or JSON-RPC; exposes plain data in editor terms.
 
 pub mod check;
+pub mod coalesce;
 pub mod db;
 pub mod frontend;
 pub mod ide;

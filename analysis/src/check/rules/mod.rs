@@ -10,6 +10,7 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 
 mod allocation_in_loop;
+mod collapse_or_interchange;
 mod common;
 mod copy_in_loop;
 mod entered_never_exited;
@@ -23,13 +24,14 @@ mod section_too_small;
 mod stale_device_read;
 mod stale_host_read;
 mod unchanged_copy_out;
+mod uncoalesced_access;
 mod uninitialized_device_read;
 mod unmapped_pointer;
 mod unused_copy_in;
 mod update_in_loop;
 mod update_not_present;
 
-/// Correctness (wrong results, faults) or performance (wasted copies).
+/// Correctness (wrong results, faults) or performance (wasted copies, uncoalesced accesses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Family {
     Correctness,
@@ -195,6 +197,22 @@ pub static RULES: &[Rule] = &[
         summary: "A function's kernels rely on implicit copies; the mappings omplens synthesizes move fewer bytes.",
         doc: include_str!("implicit_mapping.md"),
     },
+    Rule {
+        code: "OMP301",
+        name: "uncoalesced-access",
+        family: Family::Performance,
+        severity: Severity::Warning,
+        summary: "An access in a parallel loop of a kernel whose consecutive iterations are far apart in memory: a warp needs more memory requests than consecutive elements would take.",
+        doc: include_str!("uncoalesced_access.md"),
+    },
+    Rule {
+        code: "OMP302",
+        name: "collapse-or-interchange",
+        family: Family::Performance,
+        severity: Severity::Warning,
+        summary: "A parallel loop nest whose accesses coalesce after `collapse(k)` (or an interchange then `collapse(k)`), shown safe by the iteration-point difference test.",
+        doc: include_str!("collapse_or_interchange.md"),
+    },
 ];
 
 /// The rule with this code (`OMP101`) or name (`stale-host-read`), case-insensitive.
@@ -218,6 +236,7 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         plan: OnceCell::new(),
         macros: OnceCell::new(),
         calls: OnceCell::new(),
+        coalescing: OnceCell::new(),
     };
     let mut out = Vec::new();
     out.extend(stale_host_read::findings(&cx));
@@ -238,6 +257,8 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
     out.extend(update_in_loop::findings(&cx));
     out.extend(scalar_map_to::findings(&cx));
     out.extend(implicit_mapping::findings(&cx));
+    out.extend(uncoalesced_access::findings(&cx));
+    out.extend(collapse_or_interchange::findings(&cx));
     out
 }
 
@@ -249,6 +270,7 @@ pub struct Context<'a> {
     plan: OnceCell<Plan>,
     macros: OnceCell<Values>,
     calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
+    coalescing: OnceCell<Vec<crate::coalesce::LoopReport>>,
 }
 
 impl Context<'_> {
@@ -290,5 +312,11 @@ impl Context<'_> {
     /// The synthesized mappings of the module (computed on first use).
     pub fn plan(&self) -> &Plan {
         self.plan.get_or_init(|| crate::plan::plan(self.module))
+    }
+
+    /// The coalescing analysis of the module's parallel loops (computed on first use).
+    pub fn coalescing(&self) -> &[crate::coalesce::LoopReport] {
+        self.coalescing
+            .get_or_init(|| crate::coalesce::analyse(self.module, self.source))
     }
 }

@@ -1,0 +1,58 @@
+//! OMP302: a parallel loop nest whose accesses coalesce after `collapse(k)`, or after an
+//! interchange followed by `collapse(k)`, with both shown safe.
+
+use super::common::finding;
+use super::Context;
+use crate::check::{Finding, Related};
+use crate::coalesce::Reshape;
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for r in cx.coalescing() {
+        let Some(b) = r.best else { continue };
+        let c = &r.candidates[b];
+        let Some(edits) = &c.edits else { continue };
+        let d = cx.module.directive(r.directive);
+        let what = c.reshape.describe(&r.chain);
+        let depth = c.reshape.depth();
+        let order = c.reshape.order(&(0..r.chain.len()).collect::<Vec<_>>());
+        let merged: Vec<String> = order[..depth]
+            .iter()
+            .map(|i| format!("`{}`", r.chain[*i]))
+            .collect();
+        let mut message = format!(
+            "{what} cuts the memory requests per warp of this loop nest from {} to {}: threads then take consecutive iterations of `{}`. Safe: the nest is perfect, its bounds do not change in it, and no iteration of {} depends on another",
+            r.requests,
+            c.requests,
+            r.chain[order[depth - 1]],
+            merged.join(", "),
+        );
+        if let Reshape::Interchange { .. } = c.reshape {
+            // Why the plain collapse was not enough.
+            if let Some(Err(why)) = r
+                .candidates
+                .iter()
+                .find(|x| x.reshape == Reshape::Collapse { depth })
+                .map(|x| &x.safe)
+            {
+                message.push_str(&format!("; collapse({depth}) alone is not safe: {why}"));
+            }
+        }
+        let mut f = finding("OMP302", true, d.directive.span, message);
+        let func = cx.module.function(r.func);
+        f.related.push(Related {
+            span: func.stmt(r.root).span,
+            message: format!(
+                "the loop nest over {}",
+                r.chain
+                    .iter()
+                    .map(|n| format!("`{n}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+        f.fixes = crate::check::fixes::fix(what, edits.clone());
+        out.push(f);
+    }
+    out
+}
