@@ -5,7 +5,9 @@ mod common;
 use common::lower;
 use omplens_analysis::ir::cfg::{self, Exec};
 use omplens_analysis::ir::{FuncId, Module, StmtId, StmtKind, VarId};
-use omplens_analysis::semantics::sections::{accessed_section, allocation_length, Section};
+use omplens_analysis::semantics::sections::{
+    accessed_section, accessed_section_why, allocation_length, Section,
+};
 use omplens_analysis::semantics::symbolic::Poly;
 use proptest::prelude::*;
 use std::collections::BTreeMap;
@@ -271,6 +273,103 @@ fn unbounded_uses_give_none() {
     assert_eq!(section(&m, "f", "c"), None);
     // The index array itself is fine.
     assert_eq!(section(&m, "f", "idx").as_deref(), Some("0:n"));
+}
+
+/// Why no section of `v` is found in the kernels of `f`: (access text, line, reason).
+fn why_not(m: &Module, f: &str, v: &str) -> (String, u32, String) {
+    let fid = func(m, f);
+    let g = cfg::build(m, fid, Exec::Host);
+    let ks = kernels(m, fid);
+    let u = accessed_section_why(m, fid, &g, var(m, fid, v), &ks).unwrap_err();
+    (u.text, m.line_col(u.span.unwrap().start).0, u.why)
+}
+
+#[test]
+fn while_and_do_counters() {
+    let m = c("void f(double *a, double *b, double *d, int n) {\n\
+               #pragma omp target\n\
+               {\n\
+                 int j = 3;\n\
+                 while (j < n) { a[j] = 1; j++; }\n\
+                 int k = n - 1;\n\
+                 do { b[k - 1] = 2; k -= 2; } while (k >= 1);\n\
+                 int w = 0;\n\
+                 while (w < n) { d[w] = 0; if (d[0] > 1) w++; w++; }\n\
+               }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("3:n - 3"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:n - 1"));
+    // A counter also stepped under a condition is no counter.
+    assert_eq!(section(&m, "f", "d"), None);
+}
+
+#[test]
+fn locals_and_conditional_definitions_are_followed() {
+    let m = c(
+        "void f(double *a, double *y, double *z, int m, int n, int left) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < m; i++) {\n\
+                 int row = i * n;\n\
+                 for (int j = 0; j < n; j++) { int at = row + j; a[at] = 1; }\n\
+                 int from = left ? i - 1 : i + 1;\n\
+                 y[from + 1] = 2;\n\
+                 int g;\n\
+                 if (left) g = i; else g = m + i;\n\
+                 z[g] = 0;\n\
+               }\n\
+               }\n",
+    );
+    // Non-affine through two locals: i * n + j.
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:m * n"));
+    // The two arms: i (0..m-1) and i + 2 (2..m+1).
+    assert_eq!(section(&m, "f", "y").as_deref(), Some("0:m + 2"));
+    // Assigned in both branches of an `if`: i, or m + i; they cannot be ordered.
+    assert_eq!(section(&m, "f", "z"), None);
+    let (text, line, why) = why_not(&m, "f", "z");
+    assert_eq!((text.as_str(), line), ("z[g]", 10));
+    assert!(why.contains("cannot be ordered"), "{why}");
+}
+
+#[test]
+fn min_and_max_in_bounds_are_simplified_by_the_guard() {
+    let m = c("#define MIN(a, b) ((a) < (b) ? (a) : (b))\n\
+               #define MAX(a, b) ((a) > (b) ? (a) : (b))\n\
+               void f(const double *w, double *z, double *u, double *t, int n, int m) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {\n\
+                 double s = 0;\n\
+                 for (int j = MAX(0, i - 1); j < MIN(n, i + 2); j++) s += w[j];\n\
+                 for (int k = 0; k < n && k <= n - 3; k++) s += u[k];\n\
+                 for (int k = MIN(i, m); k < n; k++) s += t[k];\n\
+                 z[i] = s;\n\
+               }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "w").as_deref(), Some("0:n"));
+    // Both conjuncts bound k: the tighter one that compares is kept.
+    assert_eq!(section(&m, "f", "u").as_deref(), Some("0:n - 2"));
+    // A `min` in a lower bound must cover both arms: `i` (from 0) and `m` cannot be ordered.
+    assert_eq!(section(&m, "f", "t"), None);
+}
+
+#[test]
+fn the_access_that_defeats_the_analysis_is_named() {
+    let m = c("void g(double *p);\n\
+               void f(double *a, double *b, const int *idx, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {\n\
+                 a[idx[i]] = 1;\n\
+                 g(b);\n\
+               }\n\
+               }\n");
+    let (text, line, why) = why_not(&m, "f", "a");
+    assert_eq!((text.as_str(), line), ("a[idx[i]]", 5));
+    assert!(
+        why.contains("`idx[i]` depends on the loop counter `i`"),
+        "{why}"
+    );
+    let (text, line, why) = why_not(&m, "f", "b");
+    assert_eq!((text.as_str(), line), ("b", 6));
+    assert!(why.contains("passed to `g`"), "{why}");
 }
 
 #[test]

@@ -7,7 +7,7 @@
 pub mod access;
 pub mod cfg;
 pub mod device;
-mod print;
+pub(crate) mod print;
 mod types;
 
 pub use crate::pragma::Span;

@@ -5,6 +5,7 @@
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::Cfg;
 use crate::ir::{ExprKind, FuncId, Module, StmtId, TypeKind, VarId};
+use crate::semantics::sections::Unbounded;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
 use crate::semantics::validity::Object;
@@ -43,7 +44,8 @@ pub fn of(
             let Some(g) = cfgs[id.0 as usize].as_ref() else {
                 return Err("its function is not analysed".into());
             };
-            let mut section = sections::accessed_section(module, id, g, v, seeds);
+            let here = sections::accessed_section_why(module, id, g, v, seeds);
+            let mut section = here.as_ref().ok().cloned();
             for s in hosted_sections(module, id, cfgs, v, seeds) {
                 section = match (section, s) {
                     (None, s) => s,
@@ -72,10 +74,21 @@ pub fn of(
                         bytes,
                     })
                 }
-                None => Err(format!(
-                    "omplens cannot tell how much of the data behind `{}` the kernels use (no loop bounds or allocation size it can read)",
-                    var.name
-                )),
+                None => Err(match here {
+                    Err(Unbounded {
+                        span: Some(at),
+                        text,
+                        why,
+                    }) => format!(
+                        "omplens cannot tell how much of the data behind `{}` the kernels use: the access `{text}` (line {}) defeats it: {why}",
+                        var.name,
+                        module.line_col(at.start).0,
+                    ),
+                    _ => format!(
+                        "omplens cannot tell how much of the data behind `{}` the kernels use (no loop bounds or allocation size it can read)",
+                        var.name
+                    ),
+                }),
             }
         }
         TypeKind::Array { len: None, .. } => Err(format!("`{}` has no known length", var.name)),

@@ -11,6 +11,7 @@
 //! [`allocation_length`] reads the element count of a pointer from its `malloc`-family
 //! allocation.
 
+use super::bounds::{Bound, Extremum};
 use super::symbolic::{children, Deps, ExprPolys, Poly};
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
@@ -18,7 +19,7 @@ use crate::ir::{
     BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtId, StmtKind, TypeKind,
     UnaryOp, VarId,
 };
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 
 /// An OpenMP array section `lower:length` (elements `lower` to `lower + length - 1`).
@@ -82,27 +83,63 @@ pub fn accessed_section(
     var: VarId,
     stmts: &[StmtId],
 ) -> Option<Section> {
+    accessed_section_why(module, func, cfg, var, stmts).ok()
+}
+
+/// Why no section was found: the access (or use) that defeated the analysis, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unbounded {
+    /// The access; None when nothing of the data is accessed at all.
+    pub span: Option<Span>,
+    /// The access as C text.
+    pub text: String,
+    pub why: String,
+}
+
+impl Unbounded {
+    fn at(f: &Function, m: &Module, e: ExprId, why: impl Into<String>) -> Unbounded {
+        Unbounded {
+            span: Some(f.expr(e).span),
+            text: crate::ir::print::expr(m, f, e),
+            why: why.into(),
+        }
+    }
+}
+
+/// [`accessed_section`], or the access that defeated it.
+pub fn accessed_section_why(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+) -> Result<Section, Unbounded> {
     let f = module.function(func);
     let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
-    let within = |s: StmtId| {
-        let sp = f.stmt(s).span;
-        spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end)
-    };
+    let inside = |sp: Span| spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end);
+    let within = |s: StmtId| inside(f.stmt(s).span);
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()
         .filter(|(_, n)| within(n.stmt))
         .map(|(b, n)| (cfg.block(b).loop_id, n))
         .collect();
+    let nothing = || Unbounded {
+        span: None,
+        text: String::new(),
+        why: "the statements do not access it".into(),
+    };
     match &module.var(var).ty.referent().kind {
         TypeKind::Array { len: Some(len), .. } => {
             let touched = nodes
                 .iter()
                 .any(|(_, n)| n.accesses.iter().any(|a| a.root == Root::Var(var)));
-            let len = i64::try_from(*len).ok()?;
-            return touched.then(|| Section::new(Poly::zero(), Poly::constant(len)));
+            let len = i64::try_from(*len).map_err(|_| nothing())?;
+            return touched
+                .then(|| Section::new(Poly::zero(), Poly::constant(len)))
+                .ok_or_else(nothing);
         }
         TypeKind::Pointer(_) | TypeKind::Array { len: None, .. } => {}
-        _ => return None,
+        _ => return Err(nothing()),
     }
     let loop_inside: Vec<bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
     let mut a = Analysis {
@@ -114,7 +151,13 @@ pub fn accessed_section(
         written: BTreeSet::new(),
         stray: BTreeSet::new(),
         loop_inside,
+        while_ivs: BTreeMap::new(),
+        defs: BTreeMap::new(),
+        why: None,
+        must: false,
     };
+    a.find_while_ivs();
+    a.find_local_defs(&inside);
     for (_, n) in &nodes {
         for acc in &n.accesses {
             let Root::Var(x) = acc.root else { continue };
@@ -124,7 +167,19 @@ pub fn accessed_section(
                 continue;
             }
             if x == var && acc.path.is_empty() {
-                return None;
+                let name = &module.var(var).name;
+                let why = match &acc.escape {
+                    Some(Escape::CallArg { callee, .. }) => format!(
+                        "`{name}` is passed to {} here, which may use any part of its data",
+                        callee.map_or("a function".to_string(), |c| format!(
+                            "`{}`",
+                            module.function(c).name
+                        ))
+                    ),
+                    Some(Escape::AddressTaken) => format!("the address of `{name}` is taken here"),
+                    None => format!("`{name}` itself is assigned in the kernels"),
+                };
+                return Err(Unbounded::at(f, module, acc.expr, why));
             }
             a.written.insert(x);
             if !a.header_write(n, x) {
@@ -132,23 +187,57 @@ pub fn accessed_section(
             }
         }
     }
-    let mut records: Vec<(Poly, Deps, Option<LoopId>)> = Vec::new();
+    let mut records: Vec<(Record, Option<LoopId>)> = Vec::new();
     for (lid, n) in &nodes {
         let mut found = Vec::new();
         for &e in &n.exprs {
-            a.scan(e, &mut found, 0)?;
+            if a.scan(e, &mut found, 0).is_none() {
+                return Err(a.why.take().unwrap_or_else(|| {
+                    Unbounded::at(f, module, e, "omplens cannot follow this use")
+                }));
+            }
         }
-        records.extend(found.into_iter().map(|(p, d)| (p, d, *lid)));
+        records.extend(found.into_iter().map(|r| (r, *lid)));
     }
     let mut out: Option<Section> = None;
-    for (p, deps, lid) in &records {
-        let s = a.section(p, deps, *lid)?;
+    for (r, lid) in &records {
+        let Some(s) = a.section(r, *lid) else {
+            return Err(a.why.take().unwrap_or_else(|| {
+                Unbounded::at(f, module, r.expr, "omplens cannot bound its index")
+            }));
+        };
         out = Some(match out {
             None => s,
-            Some(o) => o.union(&s)?,
+            Some(o) => o.union(&s).ok_or_else(|| {
+                Unbounded::at(
+                    f,
+                    module,
+                    r.expr,
+                    format!("its section `{s}` and the section `{o}` of other accesses cannot be ordered"),
+                )
+            })?,
         });
     }
-    out
+    out.ok_or_else(nothing)
+}
+
+/// One element access of the variable: its index and the access's span.
+struct Record {
+    index: Poly,
+    deps: Deps,
+    expr: ExprId,
+}
+
+/// A `while` or `do` loop's counter: `v = init;` just before the loop, `v += step;` once at
+/// the top level of its body and nowhere else, and `v` compared in the condition.
+#[derive(Clone, Debug)]
+struct WhileIv {
+    var: VarId,
+    init: ExprId,
+    init_stmt: StmtId,
+    step: i64,
+    step_stmt: StmtId,
+    cond: ExprId,
 }
 
 struct Analysis<'a> {
@@ -164,27 +253,46 @@ struct Analysis<'a> {
     stray: BTreeSet<VarId>,
     /// Per loop: whether it lies inside the statements.
     loop_inside: Vec<bool>,
+    /// Counters of the `while` and `do` loops inside the statements.
+    while_ivs: BTreeMap<LoopId, WhileIv>,
+    /// Locals declared inside the statements and set only by plain assignments (or their
+    /// initialiser): the expressions they take their values from. None: set otherwise.
+    defs: BTreeMap<VarId, Option<Vec<ExprId>>>,
+    /// The first reason an access could not be bounded.
+    why: Option<Unbounded>,
+    /// Sections that must be accessed in full (not a cover of what may be): loop bounds with
+    /// alternatives (`min`, `max`, several conjuncts) are not taken.
+    must: bool,
 }
 
 const MAX_DEPTH: usize = 500;
+/// Local definitions followed through (`idx` set from `row`, set from `i * n`).
+const MAX_DEFS_DEPTH: usize = 4;
+/// Combinations of definitions of one index.
+const MAX_CANDIDATES: usize = 16;
 
 impl Analysis<'_> {
     /// Whether `n` is the init or step of a loop inside the statements whose induction
     /// variable is `x`.
     fn header_write(&self, n: &Node, x: VarId) -> bool {
-        self.cfg.loops.iter().enumerate().any(|(i, l)| {
-            if !self.loop_inside[i] || l.induction != Some(x) {
-                return false;
-            }
-            let StmtKind::For(fl) = &self.f.stmt(l.stmt).kind else {
-                return false;
-            };
-            match n.kind {
-                NodeKind::ForInit => fl.init == Some(n.stmt),
-                NodeKind::ForStep => l.stmt == n.stmt,
-                _ => false,
-            }
-        })
+        let counter = self
+            .while_ivs
+            .values()
+            .any(|w| w.var == x && (n.stmt == w.init_stmt || n.stmt == w.step_stmt));
+        counter
+            || self.cfg.loops.iter().enumerate().any(|(i, l)| {
+                if !self.loop_inside[i] || l.induction != Some(x) {
+                    return false;
+                }
+                let StmtKind::For(fl) = &self.f.stmt(l.stmt).kind else {
+                    return false;
+                };
+                match n.kind {
+                    NodeKind::ForInit => fl.init == Some(n.stmt),
+                    NodeKind::ForStep => l.stmt == n.stmt,
+                    _ => false,
+                }
+            })
     }
 
     fn strip(&self, mut e: ExprId) -> ExprId {
@@ -256,16 +364,22 @@ impl Analysis<'_> {
     /// Index of an element access at `offsets` plus `index`, after scanning the offsets.
     fn element(
         &mut self,
+        at: ExprId,
         offsets: &[(ExprId, bool)],
         index: Option<ExprId>,
-        out: &mut Vec<(Poly, Deps)>,
+        out: &mut Vec<Record>,
         depth: usize,
     ) -> Option<()> {
         let mut deps = Deps::new();
         let mut p = match index {
             Some(i) => {
                 self.scan(i, out, depth)?;
-                let (p, d) = self.polys.poly_with_deps(i)?;
+                let Some((p, d)) = self.polys.poly_with_deps(i) else {
+                    return self.defeat(
+                        at,
+                        "its index is not an integer expression of the program's variables",
+                    );
+                };
                 merge(&mut deps, d);
                 p
             }
@@ -273,24 +387,41 @@ impl Analysis<'_> {
         };
         for &(x, plus) in offsets {
             self.scan(x, out, depth)?;
-            let (q, d) = self.polys.poly_with_deps(x)?;
+            let Some((q, d)) = self.polys.poly_with_deps(x) else {
+                return self.defeat(
+                    at,
+                    "its offset is not an integer expression of the program's variables",
+                );
+            };
             merge(&mut deps, d);
             p = if plus { p.add(&q) } else { p.sub(&q) };
         }
-        out.push((p, deps));
+        out.push(Record {
+            index: p,
+            deps,
+            expr: at,
+        });
         Some(())
+    }
+
+    /// Records why the access at `span` cannot be bounded (the first reason wins).
+    fn defeat<T>(&mut self, at: ExprId, why: impl Into<String>) -> Option<T> {
+        if self.why.is_none() {
+            self.why = Some(Unbounded::at(self.f, self.module, at, why));
+        }
+        None
     }
 
     /// Collects the index of every element access of `var` in `e`; None when `var` is used
     /// in a way that is not an element access or a test (`a != NULL`).
-    fn scan(&mut self, e: ExprId, out: &mut Vec<(Poly, Deps)>, depth: usize) -> Option<()> {
+    fn scan(&mut self, e: ExprId, out: &mut Vec<Record>, depth: usize) -> Option<()> {
         if depth > MAX_DEPTH {
             return None;
         }
         let d = depth + 1;
         match &self.f.expr(e).kind {
             ExprKind::Subscript(b, i) => match self.based(*b, 0) {
-                Some(offs) => self.element(&offs, Some(*i), out, d)?,
+                Some(offs) => self.element(e, &offs, Some(*i), out, d)?,
                 None => {
                     self.scan(*b, out, d)?;
                     self.scan(*i, out, d)?;
@@ -302,12 +433,12 @@ impl Analysis<'_> {
                 arrow: true,
                 ..
             } => match self.based(*x, 0) {
-                Some(offs) => self.element(&offs, None, out, d)?,
+                Some(offs) => self.element(e, &offs, None, out, d)?,
                 None => self.scan(*x, out, d)?,
             },
             ExprKind::Unary(UnaryOp::AddrOf, x) => {
                 if self.lvalue_based(*x, 0) {
-                    return None;
+                    return self.defeat(e, "the address of its data is taken here");
                 }
                 self.scan(*x, out, d)?;
             }
@@ -334,7 +465,15 @@ impl Analysis<'_> {
                 self.scan(*t, out, d)?;
                 self.scan(*fl, out, d)?;
             }
-            ExprKind::Var(v) if *v == self.var => return None,
+            ExprKind::Var(v) if *v == self.var => {
+                let name = &self.module.var(*v).name;
+                return self.defeat(
+                    e,
+                    format!(
+                        "`{name}` is used here other than by indexing (passed, copied or offset)"
+                    ),
+                );
+            }
             k => {
                 for c in children(k) {
                     self.scan(c, out, d)?;
@@ -347,93 +486,465 @@ impl Analysis<'_> {
     /// None unless every atom of `p` is either one of `ivs` by its bare name, or mentions
     /// only variables not written inside the statements.
     fn check_atoms(&self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<()> {
+        self.culprit(p, deps, ivs).is_none().then_some(())
+    }
+
+    /// Why [`Self::check_atoms`] refuses `p`: its first atom that varies in a way omplens
+    /// cannot bound, said in words.
+    fn culprit(&self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<String> {
         for atom in p.atoms() {
-            let deps = deps.get(atom)?;
+            let Some(deps) = deps.get(atom) else {
+                return Some(format!("`{atom}` is not a value omplens can follow"));
+            };
             for d in deps {
-                if ivs.contains(d) {
-                    if self.module.var(*d).name != atom {
-                        return None;
-                    }
-                } else if self.written.contains(d) {
-                    return None;
+                let name = &self.module.var(*d).name;
+                if ivs.contains(d) && name != atom {
+                    return Some(format!(
+                        "`{atom}` depends on the loop counter `{name}` in a way omplens cannot bound"
+                    ));
+                }
+                if !ivs.contains(d) && self.written.contains(d) {
+                    return Some(format!("`{atom}` changes inside the kernels"));
                 }
             }
         }
-        Some(())
+        None
     }
 
-    /// The section of index `idx` evaluated in the loops around a node of loop `lid`.
-    fn section(&mut self, idx: &Poly, deps: &Deps, lid: Option<LoopId>) -> Option<Section> {
+    /// The counter of loop `l`: a `for` loop's induction variable or a `while`/`do` counter.
+    fn counter(&self, l: LoopId) -> Option<VarId> {
+        self.cfg.loops[l.0 as usize]
+            .induction
+            .or_else(|| self.while_ivs.get(&l).map(|w| w.var))
+    }
+
+    /// The section of one access, over the loops around it (loop `lid` and its parents inside
+    /// the statements). Locals set inside the statements are replaced by what they are set
+    /// to (each arm of a conditional definition), and the candidates' sections are joined.
+    fn section(&mut self, r: &Record, lid: Option<LoopId>) -> Option<Section> {
         let chain: Vec<(VarId, LoopId)> = match lid {
             Some(l) => self
                 .cfg
                 .loop_chain(l)
                 .filter(|l| self.loop_inside[l.0 as usize])
-                .filter_map(|l| self.cfg.loops[l.0 as usize].induction.map(|v| (v, l)))
+                .filter_map(|l| self.counter(l).map(|v| (v, l)))
                 .collect(),
             None => Vec::new(),
         };
         let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
         if ivs.iter().collect::<BTreeSet<_>>().len() != ivs.len() {
-            return None;
+            return self.defeat(r.expr, "two loops around it share a counter");
         }
+        let candidates = self.candidates(&r.index, &r.deps, &ivs, 0, r.expr)?;
+        let mut out: Option<Section> = None;
+        for (idx, deps) in candidates {
+            let s = self.candidate_section(&idx, &deps, &chain, r.expr)?;
+            out = Some(match out {
+                None => s,
+                Some(o) => match o.union(&s) {
+                    Some(u) => u,
+                    None => return self.defeat(
+                        r.expr,
+                        format!(
+                            "its index takes values in `{o}` and in `{s}`, which cannot be ordered"
+                        ),
+                    ),
+                },
+            });
+        }
+        if out.is_none() {
+            return self.defeat(r.expr, "its index uses a local that is never set");
+        }
+        out
+    }
+
+    /// The section of index `idx` over the loops of `chain` (innermost first).
+    fn candidate_section(
+        &mut self,
+        idx: &Poly,
+        deps: &Deps,
+        chain: &[(VarId, LoopId)],
+        span: ExprId,
+    ) -> Option<Section> {
+        let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
         let names: Vec<String> = ivs
             .iter()
             .map(|v| self.module.var(*v).name.clone())
             .collect();
-        self.check_atoms(idx, deps, &ivs)?;
-        let (mut lo, mut hi) = (idx.clone(), idx.clone());
+        if let Some(why) = self.culprit(idx, deps, &ivs) {
+            return self.defeat(span, format!("in its index, {why}"));
+        }
+        let (mut lo, mut hi) = (Bound::leaf(idx.clone()), Bound::leaf(idx.clone()));
         for (k, &(v, l)) in chain.iter().enumerate() {
             let name = &names[k];
-            if !lo.contains_atom(name) && !hi.contains_atom(name) {
+            let mentions = |p: &Poly| p.contains_atom(name);
+            if !lo.any_leaf(&mentions) && !hi.any_leaf(&mentions) {
                 continue;
             }
             if self.stray.contains(&v) {
-                return None;
+                return self.defeat(
+                    span,
+                    format!("the loop counter `{name}` also changes in the loop's body"),
+                );
             }
-            let (first, last) = self.loop_range(l, v, &ivs[k + 1..])?;
-            lo = extreme(&lo, name, &first, &last, true, &names)?;
-            hi = extreme(&hi, name, &first, &last, false, &names)?;
+            let Some((first, last)) = self.loop_range(l, v, &ivs[k + 1..]) else {
+                return self.defeat(
+                    span,
+                    format!("omplens cannot read the bounds of the loop over `{name}`"),
+                );
+            };
+            let over = |b: &Bound, want_min: bool| {
+                b.flat_map(&mut |p| extreme(p, name, &first, &last, want_min, &names))
+            };
+            let (Some(l2), Some(h2)) = (over(&lo, true), over(&hi, false)) else {
+                return self.defeat(
+                    span,
+                    format!("its index is not monotone in `{name}` (or the bounds have too many candidates)"),
+                );
+            };
+            (lo, hi) = (l2, h2);
         }
+        let (Some(lo), Some(hi)) = (lo.resolve(true), hi.resolve(false)) else {
+            return self.defeat(
+                span,
+                "the `min`/`max` in its loop bounds compare sizes omplens cannot order",
+            );
+        };
         Some(Section::from_bounds(&lo, &hi))
     }
 
-    /// The smallest and largest value of induction variable `v` of loop `l`, whose bounds may
-    /// use the induction variables `outer` of the loops around it.
-    fn loop_range(&mut self, l: LoopId, v: VarId, outer: &[VarId]) -> Option<(Poly, Poly)> {
-        let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l.0 as usize].stmt).kind else {
-            return None;
+    /// `idx` with each local set inside the statements replaced by the values it is set to:
+    /// one polynomial per combination of definitions (a conditional one gives two).
+    fn candidates(
+        &mut self,
+        idx: &Poly,
+        deps: &Deps,
+        ivs: &[VarId],
+        depth: usize,
+        span: ExprId,
+    ) -> Option<Vec<(Poly, Deps)>> {
+        let local = idx.atoms().into_iter().find_map(|a| {
+            let vs = deps.get(a)?;
+            let v = *vs.iter().next()?;
+            (vs.len() == 1
+                && self.module.var(v).name == a
+                && !ivs.contains(&v)
+                && self.defs.contains_key(&v))
+            .then(|| (a.to_string(), v))
+        });
+        let Some((name, v)) = local else {
+            return Some(vec![(idx.clone(), deps.clone())]);
         };
-        let init = self.init_value(fl.init?, v)?;
-        let step = self.step_of(fl.step?, v, 0)?;
-        let mut bounds = Vec::new();
-        self.cond_bounds(fl.cond?, v, &mut bounds, 0);
-        let (first, deps) = self.polys.poly_with_deps(init)?;
-        self.check_atoms(&first, &deps, outer)?;
-        let one = Poly::constant(1);
-        for (op, b) in bounds {
-            let Some((b, deps)) = self.polys.poly_with_deps(b) else {
-                continue;
+        if depth >= MAX_DEFS_DEPTH {
+            return self.defeat(
+                span,
+                format!("its index goes through too many local definitions (`{name}`)"),
+            );
+        }
+        let Some(Some(values)) = self.defs.get(&v).cloned() else {
+            return self.defeat(
+                span,
+                format!("its index uses `{name}`, which is changed inside the kernels other than by assignment"),
+            );
+        };
+        let mut out = Vec::new();
+        for e in values {
+            let Some(options) = self.value_candidates(e, 0) else {
+                return self.defeat(
+                    span,
+                    format!("`{name}` is set to a value that is not an integer expression of the program's variables"),
+                );
             };
-            if self.check_atoms(&b, &deps, outer).is_none() {
-                continue;
+            for (q, qd) in options {
+                let p = idx.subst(&name, &q);
+                let mut d = deps.clone();
+                d.remove(&name);
+                merge(&mut d, qd);
+                out.extend(self.candidates(&p, &d, ivs, depth + 1, span)?);
+                if out.len() > MAX_CANDIDATES {
+                    return self.defeat(span, "its index has too many possible definitions");
+                }
             }
-            let last = match (step > 0, op) {
-                (true, BinaryOp::Lt) => b.sub(&one),
-                (true, BinaryOp::Le) => b,
-                (true, BinaryOp::Ne) if step == 1 => b.sub(&one),
-                (false, BinaryOp::Gt) => b.add(&one),
-                (false, BinaryOp::Ge) => b,
-                (false, BinaryOp::Ne) if step == -1 => b.add(&one),
+        }
+        Some(out)
+    }
+
+    /// The values of `e`: both arms of a conditional expression, else `e` itself.
+    fn value_candidates(&mut self, e: ExprId, depth: usize) -> Option<Vec<(Poly, Deps)>> {
+        let e = self.strip(e);
+        if let ExprKind::Cond(_, t, f) = self.f.expr(e).kind {
+            if depth < MAX_DEFS_DEPTH {
+                let mut v = self.value_candidates(t, depth + 1)?;
+                v.extend(self.value_candidates(f, depth + 1)?);
+                return Some(v);
+            }
+        }
+        Some(vec![self.polys.poly_with_deps(e)?])
+    }
+
+    /// The lowest and highest value of the counter `v` of loop `l` (a `for`, or a `while`/`do`
+    /// with a known counter), whose bounds may use the counters `outer` of the loops around it.
+    /// Each is a tree of candidates: `min`/`max` in the bounds and every conjunct of the
+    /// condition give alternatives.
+    fn loop_range(&mut self, l: LoopId, v: VarId, outer: &[VarId]) -> Option<(Bound, Bound)> {
+        let (init, step, cond) = match self.while_ivs.get(&l) {
+            Some(w) => (w.init, w.step, w.cond),
+            None => {
+                let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l.0 as usize].stmt).kind else {
+                    return None;
+                };
+                let (init, step, cond) = (fl.init?, fl.step?, fl.cond?);
+                (self.init_value(init, v)?, self.step_of(step, v, 0)?, cond)
+            }
+        };
+        let mut bounds = Vec::new();
+        self.cond_bounds(cond, v, &mut bounds, 0);
+        // The counter's start is its lowest value when it counts up, else its highest.
+        let start = self.bound_of(init, step > 0, outer, 0)?;
+        let mut ends = Vec::new();
+        for (op, b) in bounds {
+            let adjust = match (step > 0, op) {
+                (true, BinaryOp::Lt) => -1,
+                (true, BinaryOp::Le) => 0,
+                (true, BinaryOp::Ne) if step == 1 => -1,
+                (false, BinaryOp::Gt) => 1,
+                (false, BinaryOp::Ge) => 0,
+                (false, BinaryOp::Ne) if step == -1 => 1,
                 _ => continue,
             };
-            return Some(if step > 0 {
-                (first, last)
+            let Some(end) = self.bound_of(b, step < 0, outer, 0) else {
+                continue;
+            };
+            let by = Poly::constant(adjust);
+            ends.extend(end.flat_map(&mut |p| Some(Bound::leaf(p.add(&by)))));
+        }
+        // Every conjunct of the condition bounds the counter: the tightest is kept (a must
+        // section takes the first, as it always has).
+        if self.must {
+            ends.truncate(1);
+        }
+        let end = Bound::node(true, ends)?;
+        Some(if step > 0 { (start, end) } else { (end, start) })
+    }
+
+    /// The candidates of the bound `e` on the side `lower`, through `min` and `max` (calls,
+    /// or the conditional expressions the usual `MIN`/`MAX` macros expand to).
+    fn bound_of(&mut self, e: ExprId, lower: bool, outer: &[VarId], depth: usize) -> Option<Bound> {
+        if depth > MAX_DEFS_DEPTH {
+            return None;
+        }
+        if let Some((kind, a, b)) = self.extremum(e) {
+            if self.must {
+                return None;
+            }
+            let tight = kind.tight_for(lower);
+            let arms = [a, b].map(|x| self.bound_of(x, lower, outer, depth + 1));
+            // Any arm of a tight pair is a valid bound alone; a covering pair needs both.
+            let arms: Vec<Bound> = if tight {
+                arms.into_iter().flatten().collect()
             } else {
-                (last, first)
+                arms.into_iter().collect::<Option<Vec<_>>>()?
+            };
+            return Bound::node(tight, arms);
+        }
+        let (p, deps) = self.polys.poly_with_deps(e)?;
+        self.check_atoms(&p, &deps, outer)?;
+        Some(Bound::leaf(p))
+    }
+
+    /// `e` as `min(a, b)` or `max(a, b)`: a call of `min`/`max` (`std::` too), or
+    /// `a < b ? a : b` and its variants.
+    fn extremum(&mut self, e: ExprId) -> Option<(Extremum, ExprId, ExprId)> {
+        let e = self.strip(e);
+        match &self.f.expr(e).kind {
+            ExprKind::Call { callee, args, .. } if args.len() == 2 => {
+                let name = name_of(self.module, callee)?;
+                let kind = match name.rsplit("::").next().unwrap_or(name) {
+                    "min" | "imin" | "MIN" => Extremum::Min,
+                    "max" | "imax" | "MAX" => Extremum::Max,
+                    _ => return None,
+                };
+                Some((kind, args[0], args[1]))
+            }
+            &ExprKind::Cond(c, t, f) => {
+                let ExprKind::Binary(op, a, b) = self.f.expr(self.strip(c)).kind else {
+                    return None;
+                };
+                let small_first = match op {
+                    BinaryOp::Lt | BinaryOp::Le => true,
+                    BinaryOp::Gt | BinaryOp::Ge => false,
+                    _ => return None,
+                };
+                let mut same = |x: ExprId, y: ExprId| {
+                    let px = self.polys.poly(x);
+                    px.is_some() && px == self.polys.poly(y)
+                };
+                // `a < b ? a : b` is the minimum; `a < b ? b : a` the maximum.
+                let kind = if same(a, t) && same(b, f) {
+                    small_first
+                } else if same(a, f) && same(b, t) {
+                    !small_first
+                } else {
+                    return None;
+                };
+                let kind = if kind { Extremum::Min } else { Extremum::Max };
+                Some((kind, t, f))
+            }
+            _ => None,
+        }
+    }
+
+    /// The counters of the `while` and `do` loops inside the statements.
+    fn find_while_ivs(&mut self) {
+        for i in 0..self.cfg.loops.len() {
+            if !self.loop_inside[i] {
+                continue;
+            }
+            let stmt = self.cfg.loops[i].stmt;
+            let (cond, body) = match self.f.stmt(stmt).kind {
+                StmtKind::While { cond, body } | StmtKind::Do { body, cond } => (cond, body),
+                _ => continue,
+            };
+            if let Some(w) = self.while_iv(stmt, cond, body) {
+                self.while_ivs.insert(LoopId(i as u32), w);
+            }
+        }
+    }
+
+    fn while_iv(&mut self, stmt: StmtId, cond: ExprId, body: StmtId) -> Option<WhileIv> {
+        let mut vars = Vec::new();
+        self.vars_in(cond, &mut vars, 0);
+        let children = match &self.f.stmt(body).kind {
+            StmtKind::Compound(c) => c.clone(),
+            _ => vec![body],
+        };
+        for v in vars {
+            let mut bounds = Vec::new();
+            self.cond_bounds(cond, v, &mut bounds, 0);
+            if bounds.is_empty() {
+                continue;
+            }
+            let steps: Vec<(StmtId, i64)> = children
+                .iter()
+                .filter_map(|&c| match self.f.stmt(c).kind {
+                    StmtKind::Expr(e) => self.step_of(e, v, 0).map(|s| (c, s)),
+                    _ => None,
+                })
+                .collect();
+            let [(step_stmt, step)] = steps[..] else {
+                continue;
+            };
+            let step_span = self.f.stmt(step_stmt).span;
+            if self.writes_in(v, self.f.stmt(body).span, Some(step_span))
+                || self.writes_in(v, self.f.expr(cond).span, None)
+            {
+                continue;
+            }
+            let Some((init_stmt, init)) = self.init_before(stmt, v) else {
+                continue;
+            };
+            return Some(WhileIv {
+                var: v,
+                init,
+                init_stmt,
+                step,
+                step_stmt,
+                cond,
             });
         }
         None
+    }
+
+    /// Integer variables read in `e`.
+    fn vars_in(&self, e: ExprId, out: &mut Vec<VarId>, depth: usize) {
+        if depth > MAX_DEPTH {
+            return;
+        }
+        if let ExprKind::Var(v) = self.f.expr(e).kind {
+            if !out.contains(&v) {
+                out.push(v);
+            }
+        }
+        for c in children(&self.f.expr(e).kind) {
+            self.vars_in(c, out, depth + 1);
+        }
+    }
+
+    /// Whether an expression inside `region` (and not inside `except`) assigns, increments
+    /// or takes the address of `v`.
+    fn writes_in(&self, v: VarId, region: Span, except: Option<Span>) -> bool {
+        let inside = |s: Span, r: Span| r.start <= s.start && s.end <= r.end;
+        self.f.exprs.iter().any(|e| {
+            if !inside(e.span, region) || except.is_some_and(|x| inside(e.span, x)) {
+                return false;
+            }
+            match e.kind {
+                ExprKind::Assign(_, l, _) => self.is_var_expr(l, v),
+                ExprKind::Unary(op, x) => {
+                    (op.is_increment() || op == UnaryOp::AddrOf) && self.is_var_expr(x, v)
+                }
+                _ => false,
+            }
+        })
+    }
+
+    /// `v = e;` (or `int v = e;`) before loop statement `stmt` in its block, with no other
+    /// write of `v` between them.
+    fn init_before(&self, stmt: StmtId, v: VarId) -> Option<(StmtId, ExprId)> {
+        let siblings = self.f.stmts.iter().find_map(|s| match &s.kind {
+            StmtKind::Compound(c) if c.contains(&stmt) => Some(c),
+            _ => None,
+        })?;
+        let at = siblings.iter().position(|c| *c == stmt)?;
+        for &prev in siblings[..at].iter().rev() {
+            if let Some(e) = self.init_value(prev, v) {
+                return Some((prev, e));
+            }
+            if self.writes_in(v, self.f.stmt(prev).span, None) {
+                return None;
+            }
+        }
+        None
+    }
+
+    /// Locals declared inside the statements, with the values they are set to (None when
+    /// they are also changed otherwise: `+=`, `++`, address taken).
+    fn find_local_defs(&mut self, inside: &dyn Fn(Span) -> bool) {
+        let f = self.f;
+        for st in &f.stmts {
+            let StmtKind::Decl(ds) = &st.kind else {
+                continue;
+            };
+            if !inside(st.span) {
+                continue;
+            }
+            for (v, init) in ds {
+                if !is_integer(&self.module.var(*v).ty.kind) {
+                    continue;
+                }
+                let values = self.defs.entry(*v).or_insert(Some(Vec::new()));
+                if let (Some(list), Some(i)) = (values.as_mut(), init) {
+                    list.push(*i);
+                }
+            }
+        }
+        for e in &f.exprs {
+            let (target, value) = match e.kind {
+                ExprKind::Assign(None, l, r) => (l, Some(r)),
+                ExprKind::Assign(Some(_), l, _) => (l, None),
+                ExprKind::Unary(op, x) if op.is_increment() || op == UnaryOp::AddrOf => (x, None),
+                _ => continue,
+            };
+            let ExprKind::Var(v) = f.expr(self.strip(target)).kind else {
+                continue;
+            };
+            if let Some(entry) = self.defs.get_mut(&v) {
+                match (entry.as_mut(), value) {
+                    (Some(list), Some(r)) => list.push(r),
+                    _ => *entry = None,
+                }
+            }
+        }
     }
 
     /// The initial value of `v` in a `for` init statement.
@@ -536,17 +1047,17 @@ fn merge(into: &mut Deps, from: Deps) {
 }
 
 /// `p` with atom `v` replaced by the end of `[first, last]` that minimises (`want_min`) or
-/// maximises it; None unless `p` is monotone in `v`: degree one, all terms with `v` of one
-/// sign and free of the other induction variables `ivs` (other atoms are taken as
-/// non-negative).
+/// maximises it (each candidate of that end, kinds kept); None unless `p` is monotone in `v`:
+/// degree one, all terms with `v` of one sign and free of the other induction variables `ivs`
+/// (other atoms are taken as non-negative).
 fn extreme(
     p: &Poly,
     v: &str,
-    first: &Poly,
-    last: &Poly,
+    first: &Bound,
+    last: &Bound,
     want_min: bool,
     ivs: &[String],
-) -> Option<Poly> {
+) -> Option<Bound> {
     let mut sign = 0;
     for (key, c) in p.terms() {
         let k = key.iter().filter(|a| *a == v).count();
@@ -563,10 +1074,24 @@ fn extreme(
         sign = s;
     }
     if sign == 0 {
-        return Some(p.clone());
+        return Some(Bound::leaf(p.clone()));
     }
     let by = if (sign > 0) == want_min { first } else { last };
-    Some(p.subst(v, by))
+    by.flat_map(&mut |b| Some(Bound::leaf(p.subst(v, b))))
+}
+
+/// Integer-valued variables (indices and counters), not references or pointers.
+fn is_integer(kind: &TypeKind) -> bool {
+    !matches!(
+        kind,
+        TypeKind::Floating
+            | TypeKind::Pointer(_)
+            | TypeKind::Array { .. }
+            | TypeKind::Record(_)
+            | TypeKind::Function
+            | TypeKind::Void
+            | TypeKind::Reference(_)
+    )
 }
 
 /// The element count of the allocation a pointer `var` holds: `var` initialised or assigned in
@@ -710,6 +1235,10 @@ pub fn covered_sections(
         written: BTreeSet::new(),
         stray: BTreeSet::new(),
         loop_inside,
+        while_ivs: BTreeMap::new(),
+        defs: BTreeMap::new(),
+        why: None,
+        must: true,
     };
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()
@@ -773,7 +1302,12 @@ pub fn covered_sections(
             if p.sub(&Poly::atom(&name)).as_const().is_none() {
                 continue;
             }
-            if let Some(s) = a.section(&p, &deps, Some(l)) {
+            let r = Record {
+                index: p,
+                deps,
+                expr: acc.expr,
+            };
+            if let Some(s) = a.section(&r, Some(l)) {
                 out.push(s);
             }
         }

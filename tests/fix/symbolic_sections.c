@@ -1,0 +1,101 @@
+/* Sections by symbolic ranges (DawnCC): each callee touches part of a malloc'd array through
+ * an index omplens must bound — a `while` counter, a `do` counter, a local set by a
+ * conditional, a band whose bounds are MIN/MAX of a guard, a non-affine `row * n + j` through
+ * locals — and one (`v[ix[i]]`) that no range bounds, which falls back to the allocation.
+ * The kernels have no map clauses: the pointers' data is unmapped until omplens maps it. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 64
+#define M 32
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+
+static void scale_tail(double *x, int n) {
+#pragma omp target teams distribute parallel for
+  for (int k = 0; k < 1; k++) {
+    int j = 3;
+    while (j < n) {
+      x[j] = x[j] * 2.0;
+      j++;
+    }
+  }
+}
+
+static void grid(double *a, int m, int n) {
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < m; i++) {
+    int row = i * n;
+    for (int j = 0; j < n; j++) {
+      int at = row + j;
+      a[at] += 1.0;
+    }
+  }
+}
+
+static void neighbours(double *y, const double *src, int n, int left) {
+#pragma omp target teams distribute parallel for
+  for (int i = 1; i < n - 1; i++) {
+    int from = left ? i - 1 : i + 1;
+    y[i] = src[from] * 0.5;
+  }
+}
+
+static void band(double *z, const double *w, int n) {
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < n; i++) {
+    double s = 0;
+    for (int j = MAX(0, i - 1); j < MIN(n, i + 2); j++)
+      s += w[j];
+    z[i] = s;
+  }
+}
+
+static void gather(double *v, const int *ix, int n) {
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < n; i++)
+    v[ix[i]] += 1.0;
+}
+
+static void ramp(double *q, int n) {
+#pragma omp target
+  {
+    int i = 0;
+    do {
+      q[i] = i;
+      i++;
+    } while (i < n);
+  }
+}
+
+int main(void) {
+  int n = N * M;
+  double *x = malloc(sizeof(double) * n);
+  double *a = malloc(sizeof(double) * N * M);
+  double *y = malloc(sizeof(double) * n);
+  double *src = malloc(sizeof(double) * n);
+  double *z = malloc(sizeof(double) * n);
+  double *w = malloc(sizeof(double) * n);
+  double *v = malloc(sizeof(double) * n);
+  double *q = malloc(sizeof(double) * n);
+  int *ix = malloc(sizeof(int) * n);
+  for (int i = 0; i < n; i++) {
+    x[i] = y[i] = z[i] = v[i] = q[i] = a[i] = i;
+    src[i] = n - i;
+    w[i] = i % 7;
+    ix[i] = (i * 7) % n;
+  }
+  scale_tail(x, n);
+  grid(a, N, M);
+  neighbours(y, src, n, 1);
+  neighbours(y, src, n, 0);
+  band(z, w, n);
+  gather(v, ix, n);
+  ramp(q, n);
+  double s = 0;
+  for (int i = 0; i < n; i++)
+    s += x[i] + a[i] + y[i] + z[i] + v[i] + q[i];
+  printf("%.1f\n", s);
+  free(x), free(a), free(y), free(src), free(z), free(w), free(v), free(q), free(ix);
+  return 0;
+}
