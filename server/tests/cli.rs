@@ -167,11 +167,11 @@ fn fix_diff_shows_the_region_and_the_update() {
         "{d}"
     );
     assert!(
-        d.contains("+#pragma omp target data map(to: unew[0:65536]) map(tofrom: u[0:65536])"),
+        d.contains("+#pragma omp target data map(to: unew[0:NX * NY]) map(tofrom: u[0:NX * NY])"),
         "{d}"
     );
     assert!(
-        d.contains("+#pragma omp target update from(u[0:65536])"),
+        d.contains("+#pragma omp target update from(u[0:NX * NY])"),
         "{d}"
     );
 }
@@ -220,11 +220,11 @@ fn plan_says_what_moves_where() {
     assert!(p.contains("fn main:"), "{p}");
     assert!(p.contains("target data region: lines 25-38"), "{p}");
     assert!(
-        p.contains("map(tofrom: u[0:65536]): copied in at entry and back at exit (524288 B)"),
+        p.contains("map(tofrom: u[0:NX * NY]): copied in at entry and back at exit (524288 B)"),
         "{p}"
     );
     assert!(
-        p.contains("target update from(u[0:65536]) before line 37"),
+        p.contains("target update from(u[0:NX * NY]) before line 37"),
         "{p}"
     );
 }

@@ -132,6 +132,7 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         language: module.language,
         source_len: text.len() as u32,
         line_starts: crate::ir::line_starts(&text),
+        macros: module.macros.clone(),
         ..Module::default()
     };
     // Segments are in file order and disjoint: the one holding `s` is the last one starting

@@ -106,6 +106,7 @@ impl<'a> Lowerer<'a> {
     pub(super) fn finish(mut self) -> Module {
         // Pragmas after the last declaration.
         self.top_level_pragmas(u32::MAX);
+        self.module.macros = crate::ir::macros::macro_values(&self.src.text);
         self.module
     }
 

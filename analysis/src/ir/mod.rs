@@ -7,6 +7,7 @@
 pub mod access;
 pub mod cfg;
 pub mod device;
+pub mod macros;
 pub(crate) mod print;
 mod types;
 
@@ -53,6 +54,9 @@ pub struct Module {
     /// A piece of a file made by the incremental layer (`db::piece`): its offsets point into a
     /// synthetic source, so messages refer to lines by marker (`check::line_ref`).
     pub piece: bool,
+    /// Integer values of the main file's object-like macros (`#define N 4096`): the
+    /// preprocessor turned their uses into numbers; sections are written with the names.
+    pub macros: macros::Values,
 }
 
 impl Module {

@@ -5,6 +5,7 @@
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::Cfg;
 use crate::ir::{ExprKind, FuncId, Module, StmtId, TypeKind, VarId};
+use crate::semantics::constants;
 use crate::semantics::sections::Unbounded;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
@@ -44,7 +45,7 @@ pub fn of(
             let Some(g) = cfgs[id.0 as usize].as_ref() else {
                 return Err("its function is not analysed".into());
             };
-            let here = sections::accessed_section_why(module, id, g, v, seeds);
+            let here = sections::accessed_section_named(module, id, g, v, seeds);
             let mut section = here.as_ref().ok().cloned();
             for s in hosted_sections(module, id, cfgs, v, seeds) {
                 section = match (section, s) {
@@ -57,15 +58,14 @@ pub fn of(
                 }
             }
             let section = section.or_else(|| {
-                sections::allocation_length(module, id, v).map(|len| Section {
+                sections::allocation_length_named(module, id, v).map(|len| Section {
                     lower: Poly::constant(0),
                     length: len,
                 })
             });
             match section {
                 Some(s) => {
-                    let bytes = s
-                        .length
+                    let bytes = constants::substitute(&s.length, &module.macros)
                         .as_const()
                         .zip(elem.size)
                         .map(|(n, e)| n.max(0) as u64 * e);
@@ -137,7 +137,7 @@ fn hosted_sections(
                 continue;
             };
             let kernels = super::synth::kernel_stmts(module, callee);
-            let Some(mut s) = sections::accessed_section(module, *c, cg, *p, &kernels) else {
+            let Ok(mut s) = sections::accessed_section_named(module, *c, cg, *p, &kernels) else {
                 out.push(None);
                 continue;
             };
@@ -150,7 +150,10 @@ fn hosted_sections(
                 if !uses {
                     continue;
                 }
-                match args.get(k).and_then(|e| Poly::from_expr(module, func, *e)) {
+                match args
+                    .get(k)
+                    .and_then(|e| Poly::from_expr_named(module, func, *e))
+                {
                     Some(by) => {
                         s.lower = s.lower.subst(pname, &by);
                         s.length = s.length.subst(pname, &by);

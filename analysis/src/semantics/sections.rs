@@ -114,6 +114,29 @@ pub fn accessed_section_why(
     var: VarId,
     stmts: &[StmtId],
 ) -> Result<Section, Unbounded> {
+    analyse(module, func, cfg, var, stmts, false)
+}
+
+/// [`accessed_section_why`] in the program's own terms: macro uses keep their names
+/// (`a[0:N * M]`), for the sections omplens writes.
+pub fn accessed_section_named(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+) -> Result<Section, Unbounded> {
+    analyse(module, func, cfg, var, stmts, true)
+}
+
+fn analyse(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+    named: bool,
+) -> Result<Section, Unbounded> {
     let f = module.function(func);
     let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
     let inside = |sp: Span| spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end);
@@ -147,7 +170,11 @@ pub fn accessed_section_why(
         f,
         cfg,
         var,
-        polys: ExprPolys::new(module, f),
+        polys: if named {
+            ExprPolys::naming_macros(module, f)
+        } else {
+            ExprPolys::new(module, f)
+        },
         written: BTreeSet::new(),
         stray: BTreeSet::new(),
         loop_inside,
@@ -543,12 +570,14 @@ impl Analysis<'_> {
                 None => s,
                 Some(o) => match o.union(&s) {
                     Some(u) => u,
-                    None => return self.defeat(
-                        r.expr,
-                        format!(
+                    None => {
+                        return self.defeat(
+                            r.expr,
+                            format!(
                             "its index takes values in `{o}` and in `{s}`, which cannot be ordered"
                         ),
-                    ),
+                        )
+                    }
                 },
             });
         }
@@ -1104,6 +1133,15 @@ fn is_integer(kind: &TypeKind) -> bool {
 /// terms of the variables as they are at the allocation. C++ `new T[n]` is not recognised (the
 /// IR does not tell it from `new T(n)`).
 pub fn allocation_length(module: &Module, func: FuncId, var: VarId) -> Option<Poly> {
+    allocation(module, func, var, false)
+}
+
+/// [`allocation_length`] in the program's own terms (macro uses keep their names).
+pub fn allocation_length_named(module: &Module, func: FuncId, var: VarId) -> Option<Poly> {
+    allocation(module, func, var, true)
+}
+
+fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<Poly> {
     let f = module.function(func);
     let elem = match &module.var(var).ty.referent().kind {
         TypeKind::Pointer(t) if !matches!(t.kind, TypeKind::Void) => t.size.filter(|s| *s > 0)?,
@@ -1179,7 +1217,11 @@ pub fn allocation_length(module: &Module, func: FuncId, var: VarId) -> Option<Po
             _ => {}
         }
     }
-    let mut polys = ExprPolys::new(module, f);
+    let mut polys = if named {
+        ExprPolys::naming_macros(module, f)
+    } else {
+        ExprPolys::new(module, f)
+    };
     let mut found: Option<Poly> = None;
     for s in sizes {
         let mut bytes = Poly::constant(1);

@@ -274,6 +274,11 @@ impl Poly {
     pub fn from_expr(module: &Module, func: &Function, e: ExprId) -> Option<Poly> {
         ExprPolys::new(module, func).poly(e)
     }
+
+    /// [`Poly::from_expr`] with macro uses kept as their names (`N * M`, not `2048`).
+    pub fn from_expr_named(module: &Module, func: &Function, e: ExprId) -> Option<Poly> {
+        ExprPolys::naming_macros(module, func).poly(e)
+    }
 }
 
 impl std::ops::Add for &Poly {
@@ -393,6 +398,9 @@ pub(crate) struct ExprPolys<'a> {
     func: &'a Function,
     /// Atom text → variables read by the sub-expression it stands for.
     pub deps: Deps,
+    /// Whether a number that is a macro's use (`N` where `#define N 4096`) stays its name,
+    /// for sections written in the program's own terms.
+    names_macros: bool,
 }
 
 /// Deeper expressions are not indices worth reasoning about (and must not blow the stack).
@@ -404,6 +412,15 @@ impl<'a> ExprPolys<'a> {
             module,
             func,
             deps: BTreeMap::new(),
+            names_macros: false,
+        }
+    }
+
+    /// [`ExprPolys::new`], keeping macro names (`N`) instead of their values.
+    pub fn naming_macros(module: &'a Module, func: &'a Function) -> Self {
+        ExprPolys {
+            names_macros: true,
+            ..ExprPolys::new(module, func)
         }
     }
 
@@ -443,7 +460,17 @@ impl<'a> ExprPolys<'a> {
         let d = depth + 1;
         let expr = self.func.expr(e);
         match &expr.kind {
-            ExprKind::Int { value, .. } => value.map(Poly::constant),
+            ExprKind::Int { value, text } => {
+                // A whole macro use whose value is the macro's own (not `-N`, not one of the
+                // numbers of `#define SIZE NX * NY`): written by its name.
+                if self.names_macros
+                    && value.is_some()
+                    && self.module.macros.get(text) == value.as_ref()
+                {
+                    return Some(self.make_atom(text.clone(), BTreeSet::new()));
+                }
+                value.map(Poly::constant)
+            }
             ExprKind::SizeOf(v) => v.map(Poly::constant),
             ExprKind::Var(v) => {
                 let var = self.module.var(*v);
