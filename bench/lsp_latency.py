@@ -2,7 +2,7 @@
 """Language-server latency and memory: omplens lsp beside clangd-19, measured in one run.
 
 Usage: python3 bench/lsp_latency.py [--omplens PATH] [--clangd PATH] [--edits N]
-                                    [--lines N] [--files N] [--json OUT]
+                                    [--lines N] [--files N] [--headers] [--json OUT]
 
 For each server (omplens, then clangd):
   (a) edit latency: open a generated C++ file of --lines lines with many kernels, wait for
@@ -15,6 +15,10 @@ For each server (omplens, then clangd):
   (b) cold open: didOpen to the first diagnostics of a fresh server.
   (c) memory: the server's peak resident set (VmHWM) after opening --files such files and
       receiving diagnostics for all of them.
+With --headers the file starts with heavy C++ standard headers (<vector>, <algorithm>, <map>,
+<string>, <iostream>): a fresh parse then spends most of its time in them, which a server
+that keeps a precompiled preamble skips on edits. The file is checked to compile with
+`clang++-19 -fsyntax-only -fopenmp -std=c++17` first.
 Only the Python standard library is used.
 """
 
@@ -31,6 +35,8 @@ import threading
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+HEADERS = ("#include <vector>\n#include <algorithm>\n#include <map>\n#include <string>\n"
+           "#include <iostream>\n")
 
 
 class Client:
@@ -230,6 +236,8 @@ def main():
     ap.add_argument("--edits", type=int, default=21)
     ap.add_argument("--lines", type=int, default=2500)
     ap.add_argument("--files", type=int, default=20)
+    ap.add_argument("--headers", action="store_true",
+                    help="prepend #include <vector>, <algorithm>, <map>, <string>, <iostream>")
     ap.add_argument("--json")
     ap.add_argument("--only", choices=["omplens", "clangd"])
     ap.add_argument("--debounce-ms", type=int,
@@ -244,6 +252,14 @@ def main():
         [sys.executable, os.path.join(ROOT, "bench/gen_large.py"), base, "--lines", str(args.lines)],
         check=True,
     )
+    if args.headers:
+        with open(base) as f:
+            body = f.read()
+        with open(base, "w") as f:
+            f.write(HEADERS + body)
+        cxx = shutil.which("clang++-19")
+        if cxx:
+            subprocess.run([cxx, "-fsyntax-only", "-fopenmp", "-std=c++17", base], check=True)
     files = [base]
     for i in range(1, args.files):
         p = os.path.join(work, f"f{i}.cpp")
@@ -257,7 +273,8 @@ def main():
             f,
         )
     lines = sum(1 for _ in open(base))
-    print(f"file: {lines} lines, {open(base).read().count('#pragma omp target')} target pragmas; "
+    print(f"file: {lines} lines{' (with C++ standard headers)' if args.headers else ''}, "
+          f"{open(base).read().count('#pragma omp target')} target pragmas; "
           f"{args.edits} edits; {args.files} files for memory")
 
     results = []

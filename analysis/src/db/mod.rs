@@ -12,11 +12,15 @@
 //!
 //! Typing inside one function re-runs `parse` and the cheap extraction, and the analysis of
 //! that function's component only. libclang objects never enter the database: `parse` keeps
-//! the owned `Module`.
+//! the owned `Module`. A database made [`Database::with_tu_cache`] (the language server's)
+//! keeps each file's translation unit in a side cache and reparses it with a precompiled
+//! preamble; the module is the same as a fresh parse's, so `parse` still depends on its
+//! inputs only.
 
 pub mod piece;
 
 use crate::check::{self, Finding};
+use crate::frontend::{TuCache, TuStats};
 use crate::ir::{Module, Span};
 use piece::{Piece, PieceBody, Segment};
 use std::collections::BTreeMap;
@@ -53,13 +57,18 @@ pub struct Parsed {
 #[salsa::db]
 pub trait Db: salsa::Database {
     fn log_execution(&self, what: String);
+    /// Where `parse` keeps translation units between texts of a file, if anywhere.
+    fn tu_cache(&self) -> Option<&TuCache>;
 }
 
+/// The database. Clones share the storage (and the side fields): a query may run on a
+/// clone while the original waits to set an input, which cancels the clone's queries.
 #[salsa::db]
 #[derive(Clone, Default)]
 pub struct Database {
     storage: salsa::Storage<Self>,
     log: Arc<Mutex<Vec<String>>>,
+    tu_cache: Option<Arc<TuCache>>,
 }
 
 #[salsa::db]
@@ -72,9 +81,37 @@ impl Db for Database {
             l.push(what);
         }
     }
+
+    fn tu_cache(&self) -> Option<&TuCache> {
+        self.tu_cache.as_deref()
+    }
 }
 
 impl Database {
+    /// A database whose `parse` keeps up to `capacity` translation units (the most recently
+    /// parsed files') and reparses them on the next text, as an editor needs.
+    pub fn with_tu_cache(capacity: usize) -> Database {
+        Database {
+            tu_cache: Some(Arc::new(TuCache::new(capacity))),
+            ..Database::default()
+        }
+    }
+
+    /// Drops the kept translation unit of `path` (the file was closed).
+    pub fn forget_tu(&self, path: &str) {
+        if let Some(c) = &self.tu_cache {
+            c.forget(path);
+        }
+    }
+
+    /// Parses and reparses made through the translation-unit cache (zero without one).
+    pub fn tu_stats(&self) -> TuStats {
+        self.tu_cache
+            .as_ref()
+            .map(|c| c.stats())
+            .unwrap_or_default()
+    }
+
     /// The analyses run since the last call (`piece_findings NAME` per component).
     pub fn take_log(&self) -> Vec<String> {
         self.log
@@ -88,7 +125,13 @@ impl Database {
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     let path = std::path::Path::new(file.path(db));
-    match crate::frontend::lower_file(path, Some(file.text(db)), file.flags(db)) {
+    let lowered = match db.tu_cache() {
+        Some(cache) => {
+            crate::frontend::lower_file_cached(cache, path, file.text(db), file.flags(db))
+        }
+        None => crate::frontend::lower_file(path, Some(file.text(db)), file.flags(db)),
+    };
+    match lowered {
         Ok(m) => Parsed {
             module: Some(Arc::new(m)),
             error: None,

@@ -1,4 +1,5 @@
 use super::*;
+use crate::frontend::TuStats;
 use salsa::Setter;
 
 const TWO: &str = r#"#include <stdlib.h>
@@ -153,4 +154,56 @@ fn pieces_agree_with_the_whole_file_check() {
             path.display()
         );
     }
+}
+
+/// The server's database keeps the translation unit: an edit is a reparse (with the
+/// precompiled preamble), and the findings are those of a fresh database that parses anew.
+#[test]
+fn an_edit_is_a_reparse_with_the_findings_of_a_fresh_parse() {
+    if crate::frontend::ensure_libclang().is_err() {
+        return;
+    }
+    let mut db = Database::with_tu_cache(4);
+    let file = new_file(&db, TWO);
+    let first = codes_and_lines(&db, file);
+    assert!(first.iter().any(|(l, c, _)| (*l, *c) == (6, "OMP201")));
+    assert_eq!(
+        db.tu_stats(),
+        TuStats {
+            parses: 1,
+            reparses: 0,
+            failed_reparses: 0
+        }
+    );
+
+    // Without the time-step loop the copy in `scale` runs once: OMP201 goes away, which only
+    // a parse of the new text can know.
+    let edited = TWO.replace("  for (int t = 0; t < 10; t++) {\n", "  {\n");
+    file.set_text(&mut db).to(edited.clone());
+    let second = codes_and_lines(&db, file);
+    assert!(!second.iter().any(|(_, c, _)| *c == "OMP201"), "{second:?}");
+    assert_eq!(db.tu_stats().parses, 1);
+    assert_eq!(db.tu_stats().reparses, 1);
+    let fresh = Database::default();
+    let fresh_file = new_file(&fresh, &edited);
+    assert_eq!(second, codes_and_lines(&fresh, fresh_file));
+    assert_eq!(
+        fresh.tu_stats(),
+        TuStats::default(),
+        "no cache: plain parses"
+    );
+    assert_eq!(
+        *parse(&db, file).module.clone().unwrap(),
+        *parse(&fresh, fresh_file).module.clone().unwrap()
+    );
+
+    // New flags: the unit is parsed anew (a reparse keeps the old arguments).
+    file.set_flags(&mut db).to(vec!["-DEXTRA=1".into()]);
+    codes_and_lines(&db, file);
+    assert_eq!(db.tu_stats().parses, 2);
+    assert_eq!(db.tu_stats().reparses, 1);
+    db.forget_tu("piece_test.c");
+    file.set_text(&mut db).to(TWO.into());
+    assert_eq!(codes_and_lines(&db, file), first);
+    assert_eq!(db.tu_stats().parses, 3, "forgotten: parsed anew");
 }

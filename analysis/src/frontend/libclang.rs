@@ -89,7 +89,11 @@ impl Index {
 
 impl Drop for Index {
     fn drop(&mut self) {
-        unsafe { clang_disposeIndex(self.0) }
+        // A kept unit may be dropped on a thread that never parsed (a closed file's, on
+        // another worker): clang-sys needs the library loaded on the calling thread.
+        if ensure_loaded().is_ok() {
+            unsafe { clang_disposeIndex(self.0) }
+        }
     }
 }
 
@@ -99,9 +103,17 @@ pub struct TranslationUnit {
     _index: Index,
 }
 
+// SAFETY: a libclang translation unit (and its index) may be used from any thread as long as
+// no two threads use it at once; the TU cache keeps each behind a mutex, and a fresh parse
+// is owned by the one thread lowering it.
+unsafe impl Send for TranslationUnit {}
+
 impl Drop for TranslationUnit {
     fn drop(&mut self) {
-        unsafe { clang_disposeTranslationUnit(self.tu) }
+        // See `Index::drop`: the thread may not have loaded libclang yet.
+        if ensure_loaded().is_ok() {
+            unsafe { clang_disposeTranslationUnit(self.tu) }
+        }
     }
 }
 
@@ -112,32 +124,66 @@ pub fn parse(
     args: &[String],
     contents: Option<&str>,
 ) -> Result<TranslationUnit, String> {
+    parse_with(path, args, contents, false)
+}
+
+/// The NUL-terminated forms of an unsaved buffer for `path`; libclang copies the contents
+/// during the call, so they only need to live that long.
+struct Unsaved {
+    path: CString,
+    contents: Option<CString>,
+}
+
+impl Unsaved {
+    fn new(path: &str, contents: Option<&str>) -> Result<Unsaved, String> {
+        Ok(Unsaved {
+            path: CString::new(path).map_err(|_| "file name contains a NUL byte".to_string())?,
+            contents: contents.map(|c| CString::new(c.replace('\0', " ")).unwrap_or_default()),
+        })
+    }
+
+    fn files(&self) -> Vec<CXUnsavedFile> {
+        self.contents
+            .iter()
+            .map(|c| CXUnsavedFile {
+                Filename: self.path.as_ptr(),
+                Contents: c.as_ptr(),
+                Length: c.as_bytes().len() as _,
+            })
+            .collect()
+    }
+}
+
+/// [`parse`], optionally keeping a precompiled preamble (the leading `#include` block, built
+/// on this first parse) so that [`TranslationUnit::reparse`] of a later text is cheap.
+pub fn parse_with(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+    preamble: bool,
+) -> Result<TranslationUnit, String> {
     let index = Index::new();
-    let c_path = CString::new(path).map_err(|_| "file name contains a NUL byte".to_string())?;
+    let buffer = Unsaved::new(path, contents)?;
     let c_args: Vec<CString> = args
         .iter()
         .map(|a| CString::new(a.as_str()))
         .collect::<Result<_, _>>()
         .map_err(|_| "a compile flag contains a NUL byte".to_string())?;
     let arg_ptrs: Vec<*const i8> = c_args.iter().map(|a| a.as_ptr()).collect();
-    let c_contents = contents.map(|c| CString::new(c.replace('\0', " ")).unwrap_or_default());
-    let mut unsaved: Vec<CXUnsavedFile> = Vec::new();
-    if let Some(c) = &c_contents {
-        unsaved.push(CXUnsavedFile {
-            Filename: c_path.as_ptr(),
-            Contents: c.as_ptr(),
-            Length: c.as_bytes().len() as _,
-        });
-    }
+    let mut unsaved = buffer.files();
     // The detailed preprocessing record is what makes `clang_getSkippedRanges` report `#if 0`
     // blocks (pragmas inside them must be ignored). KeepGoing: analyse past fatal errors
     // such as a missing header.
-    let options = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+    let mut options = CXTranslationUnit_KeepGoing | CXTranslationUnit_DetailedPreprocessingRecord;
+    if preamble {
+        options |=
+            CXTranslationUnit_PrecompiledPreamble | CXTranslationUnit_CreatePreambleOnFirstParse;
+    }
     let mut tu: CXTranslationUnit = std::ptr::null_mut();
     let code = unsafe {
         clang_parseTranslationUnit2(
             index.0,
-            c_path.as_ptr(),
+            buffer.path.as_ptr(),
             arg_ptrs.as_ptr(),
             arg_ptrs.len() as i32,
             if unsaved.is_empty() {
@@ -160,6 +206,30 @@ pub fn parse(
         return Err(why.to_string());
     }
     Ok(TranslationUnit { tu, _index: index })
+}
+
+impl TranslationUnit {
+    /// Parses the translation unit again with `contents` as the text of `path` (its main
+    /// file), reusing the precompiled preamble when the leading `#include` block is unchanged.
+    /// On an error the translation unit is no longer valid: the caller must drop it.
+    pub fn reparse(&mut self, path: &str, contents: &str) -> Result<(), String> {
+        let buffer = Unsaved::new(path, Some(contents))?;
+        let mut unsaved = buffer.files();
+        let code = unsafe {
+            clang_reparseTranslationUnit(
+                self.tu,
+                unsaved.len() as c_uint,
+                unsaved.as_mut_ptr(),
+                clang_defaultReparseOptions(self.tu),
+            )
+        };
+        if code != 0 {
+            return Err(format!(
+                "libclang could not reparse the file (error {code})"
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The children of a cursor, in order. The callback only pushes: nothing in it can unwind.

@@ -10,12 +10,14 @@ mod libclang;
 #[allow(non_upper_case_globals)]
 mod lower;
 mod source;
+mod tu_cache;
 
 use crate::ir::{self, Diagnostic, DirId, DirectiveInfo, Language, Module, Severity, Span};
 use crate::pragma;
 use std::path::Path;
 
 pub use flags::{CompileFlags, FlagsOrigin};
+pub use tu_cache::{TuCache, TuStats};
 
 #[derive(Debug, thiserror::Error)]
 pub enum FrontendError {
@@ -62,32 +64,66 @@ pub fn lower_file(
                 source,
             })?,
     };
-    let tu = libclang::parse(&path_str, args, contents).map_err(|why| FrontendError::Parse {
-        path: path_str.clone(),
+    let tu = libclang::parse(&path_str, args, contents)
+        .map_err(|why| parse_error(&path_str, args, why))?;
+    Ok(lower_parsed(&tu, path, &path_str, text, args))
+}
+
+/// [`lower_file`] of an editor buffer through `cache`: the file's translation unit is kept
+/// and reparsed (with a precompiled preamble) when the next text comes. The module is the
+/// one a fresh parse gives.
+pub fn lower_file_cached(
+    cache: &TuCache,
+    path: &Path,
+    contents: &str,
+    args: &[String],
+) -> Result<Module, FrontendError> {
+    ensure_libclang()?;
+    let path_str = path.display().to_string();
+    cache
+        .with_tu(&path_str, args, contents, |tu| {
+            lower_parsed(tu, path, &path_str, contents.to_string(), args)
+        })
+        .map_err(|why| parse_error(&path_str, args, why))
+}
+
+fn parse_error(path: &str, args: &[String], why: String) -> FrontendError {
+    FrontendError::Parse {
+        path: path.to_string(),
         why,
         flags: if args.is_empty() {
             "none".to_string()
         } else {
             args.join(" ")
         },
-    })?;
+    }
+}
+
+/// Lowers a parsed translation unit whose main file `path` has the text `text`.
+fn lower_parsed(
+    tu: &libclang::TranslationUnit,
+    path: &Path,
+    path_str: &str,
+    text: String,
+    args: &[String],
+) -> Module {
     let src = source::SourceText::new(text);
     let mut module = Module {
-        path: path_str.clone(),
+        path: path_str.to_string(),
         language: Some(language_of(path, args)),
         source_len: src.text.len() as u32,
         line_starts: ir::line_starts(&src.text),
         ..Module::default()
     };
-    let _main = libclang::MainFileGuard::new(&tu, &path_str);
-    let skipped = libclang::skipped_ranges(&tu, &path_str);
+    let _main = libclang::MainFileGuard::new(tu, path_str);
+    let skipped = libclang::skipped_ranges(tu, path_str);
     let offsets = collect_directives(&src, &skipped, &mut module);
     let main_dir = path
         .canonicalize()
         .ok()
         .and_then(|p| p.parent().map(|d| d.display().to_string()))
         .unwrap_or_default();
-    clang_diagnostics(&tu, &main_dir, &mut module);
+    clang_diagnostics(tu, &main_dir, &mut module);
     for span in src.operator_pragmas() {
         module.diagnostics.push(Diagnostic {
             severity: Severity::Note,
@@ -99,12 +135,12 @@ pub fn lower_file(
         });
     }
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
-    lowerer.lower_tu(&tu);
+    lowerer.lower_tu(tu);
     let mut module = lowerer.finish();
     module
         .diagnostics
         .sort_by_key(|d| (d.span.map(|s| s.start), d.severity));
-    Ok(module)
+    module
 }
 
 fn language_of(path: &Path, args: &[String]) -> Language {

@@ -1,7 +1,8 @@
 //! The analysis boundary: the one place the server calls into the analysis. [`analyse`] takes
 //! a file's path, its text and the settings, and returns owned, `Send` data that answers every
-//! request (diagnostics, actions, hover, hints, lenses) without parsing again. A salsa
-//! database can replace its body later; nothing else in the server touches libclang.
+//! request (diagnostics, actions, hover, hints, lenses) without parsing again. Behind it is
+//! a salsa database (queries on clones, cancelled by newer edits) whose `parse` keeps each
+//! file's translation unit for a reparse; nothing else in the server touches libclang.
 
 use super::config::Settings;
 use super::convert::LineIndex;
@@ -62,8 +63,12 @@ impl FileAnalysis {
     }
 }
 
-/// The salsa database of the server, with an input per file path. One analysis at a time
-/// holds it: setting an input needs the database alone.
+/// The salsa database of the server, with an input per file path. The lock guards this
+/// master handle only while inputs are set; queries run on clones without the lock, so the
+/// analyses of different files run in parallel. Setting an input cancels every clone's
+/// running queries (salsa waits until each clone is dropped): they unwind with
+/// `salsa::Cancelled` at their next query call. A clone never waits for the lock, so the
+/// write cannot wait for a clone that waits for it.
 struct Incremental {
     db: db::Database,
     files: HashMap<PathBuf, db::SourceFile>,
@@ -76,68 +81,124 @@ struct Incremental {
 
 const RESET_AFTER_CLOSED: usize = 16;
 
+/// How many libclang translation units the server keeps (the most recently analysed files'),
+/// each with its precompiled preamble, so that the next edit of the file is a reparse.
+const TU_CACHE_CAPACITY: usize = 8;
+
 static INCREMENTAL: Mutex<Option<Incremental>> = Mutex::new(None);
 
+/// The master database, made on first use; a lock poisoned by a panic while inputs were set
+/// may hold a database mid-update, so it starts anew.
+fn lock_incremental() -> std::sync::MutexGuard<'static, Option<Incremental>> {
+    INCREMENTAL.lock().unwrap_or_else(|p| {
+        let mut g = p.into_inner();
+        *g = None;
+        g
+    })
+}
+
+fn incremental(guard: &mut Option<Incremental>) -> &mut Incremental {
+    guard.get_or_insert_with(|| Incremental {
+        db: db::Database::with_tu_cache(TU_CACHE_CAPACITY),
+        files: HashMap::new(),
+        closed: 0,
+    })
+}
+
+/// What the database says about one text of a file.
+type Computed = (Arc<Module>, Vec<Finding>);
+
+/// An analysis stopped because its text was no longer current (a newer edit, new settings,
+/// or the file was closed): nothing of it is to be published.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Superseded {
+    /// Its queries were running and unwound (salsa cancellation), rather than not started.
+    pub interrupted: bool,
+}
+
 /// The findings of `text` as the database computes them (only the call-graph components the
-/// edit touched are analysed again), and the module they were computed on.
+/// edit touched are analysed again), and the module they were computed on, unless the text
+/// stops being `is_current` first.
 fn incremental_findings(
     path: &Path,
     text: &str,
     flags: Vec<String>,
-) -> Result<(Arc<Module>, Vec<Finding>), String> {
-    // A panic while the lock was held leaves a database that may be mid-update: start anew.
-    let mut guard = INCREMENTAL.lock().unwrap_or_else(|p| {
-        let mut g = p.into_inner();
-        *g = None;
-        g
-    });
-    let inc = guard.get_or_insert_with(|| Incremental {
-        db: db::Database::default(),
-        files: HashMap::new(),
-        closed: 0,
-    });
-    let file = match inc.files.get(path) {
-        Some(f) => {
-            let f = *f;
-            if f.text(&inc.db) != text {
-                f.set_text(&mut inc.db).to(text.to_string());
-            }
-            if *f.flags(&inc.db) != flags {
-                f.set_flags(&mut inc.db).to(flags);
-            }
-            f
+    is_current: &dyn Fn() -> bool,
+) -> Result<Result<Computed, Superseded>, String> {
+    let mut interrupted = false;
+    loop {
+        if !is_current() {
+            return Ok(Err(Superseded { interrupted }));
         }
-        None => {
-            let f = db::SourceFile::new(&inc.db, path.display().to_string(), text.into(), flags);
-            inc.files.insert(path.to_path_buf(), f);
-            f
+        let (snapshot, file) = {
+            let mut guard = lock_incremental();
+            let inc = incremental(&mut guard);
+            let file = match inc.files.get(path) {
+                Some(f) => {
+                    let f = *f;
+                    // Each set waits for the running clones to unwind (they hold no lock).
+                    if f.text(&inc.db) != text {
+                        f.set_text(&mut inc.db).to(text.to_string());
+                    }
+                    if *f.flags(&inc.db) != flags {
+                        f.set_flags(&mut inc.db).to(flags.clone());
+                    }
+                    f
+                }
+                None => {
+                    let f = db::SourceFile::new(
+                        &inc.db,
+                        path.display().to_string(),
+                        text.into(),
+                        flags.clone(),
+                    );
+                    inc.files.insert(path.to_path_buf(), f);
+                    f
+                }
+            };
+            (inc.db.clone(), file)
+        };
+        // libclang runs inside `parse` and returns before any cancellation check: salsa
+        // checks between query calls, so a `Cancelled` unwind never crosses a C frame.
+        let computed = salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| {
+            let parsed = db::parse(&snapshot, file);
+            let module = match (&parsed.module, &parsed.error) {
+                (Some(m), _) => m.clone(),
+                (None, e) => {
+                    return Err(e
+                        .clone()
+                        .unwrap_or_else(|| "the file was not lowered".into()))
+                }
+            };
+            let findings = db::file_findings(&snapshot, file);
+            Ok((module, findings.to_vec()))
+        }));
+        // Dropped before anything else: a writer waiting on the lock's side may be waiting
+        // for this clone.
+        drop(snapshot);
+        match computed {
+            Ok(r) => return r.map(Ok),
+            // Cancelled by a write: of a newer text of this file (the loop's check ends
+            // here), or of another file (this text is still current: compute it again; what
+            // the cancelled run finished is kept).
+            Err(_) => interrupted = true,
         }
-    };
-    let parsed = db::parse(&inc.db, file);
-    let module = match (&parsed.module, &parsed.error) {
-        (Some(m), _) => m.clone(),
-        (None, e) => {
-            return Err(e
-                .clone()
-                .unwrap_or_else(|| "the file was not lowered".into()))
-        }
-    };
-    let findings = db::file_findings(&inc.db, file);
-    Ok((module, findings.to_vec()))
+    }
 }
 
-/// Drops what the database keeps for a closed file: its text at once, and everything derived
-/// from it when the database is next made anew (see [`Incremental::closed`]).
+/// Drops what the database keeps for a closed file: its text and translation unit at once,
+/// and everything derived from it when the database is next made anew (see
+/// [`Incremental::closed`]). A running analysis of the file is cancelled.
 pub fn forget(path: &Path) {
-    if let Ok(mut guard) = INCREMENTAL.lock() {
-        if let Some(inc) = guard.as_mut() {
-            if let Some(f) = inc.files.remove(path) {
-                f.set_text(&mut inc.db).to(String::new());
-                inc.closed += 1;
-            }
-            if inc.closed >= RESET_AFTER_CLOSED {
-                *guard = None;
-            }
+    let mut guard = lock_incremental();
+    if let Some(inc) = guard.as_mut() {
+        inc.db.forget_tu(&path.display().to_string());
+        if let Some(f) = inc.files.remove(path) {
+            f.set_text(&mut inc.db).to(String::new());
+            inc.closed += 1;
+        }
+        if inc.closed >= RESET_AFTER_CLOSED {
+            *guard = None;
         }
     }
 }
@@ -153,8 +214,14 @@ pub struct Analysed {
     pub result: Result<FileAnalysis, String>,
 }
 
-/// Lowers and checks `text` (the contents of `path`) under `settings`.
-pub fn analyse(path: &Path, text: &str, settings: &Settings) -> Result<FileAnalysis, String> {
+/// Lowers and checks `text` (the contents of `path`) under `settings`; stops early when the
+/// text stops being `is_current`.
+pub fn analyse(
+    path: &Path,
+    text: &str,
+    settings: &Settings,
+    is_current: &dyn Fn() -> bool,
+) -> Result<Result<FileAnalysis, Superseded>, String> {
     if let Ok(marker) = std::env::var(TEST_PANIC_ENV) {
         if !marker.is_empty() && text.contains(&marker) {
             panic!("test hook: the analysis panics on {marker:?}");
@@ -166,14 +233,17 @@ pub fn analyse(path: &Path, text: &str, settings: &Settings) -> Result<FileAnaly
         &settings.flags,
     )
     .map_err(|e| format!("omplens could not read the compilation database: {e}"))?;
-    let (module, findings) = incremental_findings(path, text, flags.args)?;
+    let (module, findings) = match incremental_findings(path, text, flags.args, is_current)? {
+        Ok(c) => c,
+        Err(s) => return Ok(Err(s)),
+    };
     let (file_config, config_error) = match path.parent().map(config::discover) {
         Some(Ok(Some((_, c)))) => (c, None),
         Some(Err(e)) => (config::Config::default(), Some(e.to_string())),
         _ => (config::Config::default(), None),
     };
     let reported = check::report(text, findings, &[&file_config, &settings.checks]);
-    Ok(FileAnalysis {
+    Ok(Ok(FileAnalysis {
         module,
         text: text.into(),
         findings: reported.findings,
@@ -181,7 +251,7 @@ pub fn analyse(path: &Path, text: &str, settings: &Settings) -> Result<FileAnaly
         config_error,
         plan: OnceLock::new(),
         view: OnceLock::new(),
-    })
+    }))
 }
 
 /// [`analyse`] on the calling (blocking) thread with any panic turned into an error, so one
@@ -192,14 +262,17 @@ pub fn analyse_guarded(
     text: Arc<str>,
     version: i32,
     settings: &Settings,
-) -> Analysed {
+    is_current: &dyn Fn() -> bool,
+) -> Result<Analysed, Superseded> {
     let result = match path {
         None => Err("omplens analyses files on disk only (file: URIs)".to_string()),
         Some(path) => {
             match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                analyse(path, &text, settings)
+                analyse(path, &text, settings, is_current)
             })) {
-                Ok(r) => r,
+                Ok(Ok(Err(s))) => return Err(s),
+                Ok(Ok(Ok(a))) => Ok(a),
+                Ok(Err(e)) => Err(e),
                 Err(panic) => Err(format!(
                     "internal error: omplens panicked while analysing this file ({}); please \
                      report it",
@@ -208,10 +281,10 @@ pub fn analyse_guarded(
             }
         }
     };
-    Analysed {
+    Ok(Analysed {
         version,
         generation: 0,
         index: LineIndex::new(text),
         result,
-    }
+    })
 }

@@ -3,12 +3,14 @@
 //! An edit schedules an analysis of the new version after the debounce delay; when the delay
 //! ends and a newer edit has arrived, this one does nothing (the newer one has its own). The
 //! analysis runs on a blocking thread (libclang is synchronous), at most one per core at a
-//! time, and its result is kept and published only if the document is still at that version
-//! when it finishes. Requests (hover, actions, ...) wait for the analysis of the version they
+//! time (an analysis that supersedes a running one of the same document does not queue
+//! behind it), and its result is kept and published only if the document is still at that
+//! version when it finishes. A newer edit cancels the running analysis of an older version
+//! (salsa cancellation): it stops at its next query and publishes nothing. Requests (hover, actions, ...) wait for the analysis of the version they
 //! were sent against, starting it at once if it is not running, and answer ContentModified
 //! when a newer edit makes that version obsolete.
 
-use super::analysis::{analyse_guarded, Analysed};
+use super::analysis::{analyse_guarded, Analysed, Superseded};
 use super::config::Settings;
 use super::diagnostics;
 use super::documents::Documents;
@@ -154,17 +156,41 @@ impl State {
             if d.version != version || done || d.running == Some((version, generation)) {
                 return None;
             }
+            // An older analysis still running is cancelled by this one's first write.
+            let supersedes = d.running.is_some();
             d.running = Some((version, generation));
-            Some(d.text.clone())
+            Some((d.text.clone(), supersedes))
         });
-        if let Some(Some(text)) = job {
-            tokio::spawn(self.clone().run(uri.clone(), version, generation, text));
+        if let Some(Some((text, supersedes))) = job {
+            tokio::spawn(
+                self.clone()
+                    .run(uri.clone(), version, generation, text, supersedes),
+            );
         }
     }
 
-    async fn run(self: Arc<Self>, uri: Uri, version: i32, generation: u64, text: String) {
-        let Ok(permit) = self.analyses.clone().acquire_owned().await else {
-            return;
+    /// Whether `version` under `generation` is still what the document should show.
+    fn is_current(&self, uri: &Uri, version: i32, generation: u64) -> bool {
+        self.docs.version(uri) == Some(version) && self.generation() == generation
+    }
+
+    async fn run(
+        self: Arc<Self>,
+        uri: Uri,
+        version: i32,
+        generation: u64,
+        text: String,
+        supersedes: bool,
+    ) {
+        // The analysis this one supersedes holds a permit until it is cancelled: waiting
+        // for that permit would only add the cancelled work's time to this edit's latency.
+        let permit = if supersedes {
+            None
+        } else {
+            match self.analyses.clone().acquire_owned().await {
+                Ok(p) => Some(p),
+                Err(_) => return,
+            }
         };
         // While it waited for a core, a newer edit may have made this work moot.
         if self.docs.version(&uri) != Some(version) {
@@ -178,15 +204,37 @@ impl State {
         let settings = self.settings();
         let path = file_path(&uri);
         let text: Arc<str> = text.into();
+        let st = self.clone();
+        let current_uri = uri.clone();
         let work = tokio::task::spawn_blocking(move || {
-            let mut a = analyse_guarded(path.as_deref(), text, version, &settings);
-            a.generation = generation;
-            a
+            let is_current = || st.is_current(&current_uri, version, generation);
+            analyse_guarded(path.as_deref(), text, version, &settings, &is_current).map(|mut a| {
+                a.generation = generation;
+                a
+            })
         })
         .await;
         drop(permit);
         let analysed = match work {
-            Ok(a) => Arc::new(a),
+            Ok(Ok(a)) => Arc::new(a),
+            Ok(Err(Superseded { interrupted })) => {
+                self.docs.with(&uri, |d| {
+                    if d.running == Some((version, generation)) {
+                        d.running = None;
+                    }
+                });
+                // Editors show a server's stderr in its log; tests read this line.
+                eprintln!(
+                    "omplens: analysis of version {version} of {} cancelled ({})",
+                    uri.as_str(),
+                    if interrupted {
+                        "a newer edit interrupted it"
+                    } else {
+                        "a newer edit came before it started"
+                    }
+                );
+                return;
+            }
             // analyse_guarded catches panics; a JoinError means the runtime is going away.
             Err(_) => return,
         };

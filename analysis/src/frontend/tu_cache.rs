@@ -1,0 +1,408 @@
+//! Translation units kept per file between edits, for the language server.
+//!
+//! The first parse of a path builds a precompiled preamble (clang's PCH of the leading
+//! `#include` block); each later text of that path with the same arguments is a
+//! `clang_reparseTranslationUnit`, which reuses the preamble while the block is unchanged and
+//! so skips the headers. Different arguments, or a failed reparse (the translation unit is
+//! then invalid), parse anew. Lowering a reparsed unit gives the same `Module` as a fresh
+//! parse of the same text (tested over the corpora in `tests.rs`); the cache only saves time.
+//!
+//! A translation unit is never used by two threads at once: each entry has its own mutex,
+//! held while the unit is parsed and lowered. The cache itself is locked only to find or
+//! drop entries. It holds at most `capacity` units; the least recently used goes first.
+
+use super::libclang::{self, TranslationUnit};
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+
+/// How many parses of each kind the cache has made (for tests and benchmarks).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct TuStats {
+    /// Fresh parses (first text of a path, new arguments, or after a failed reparse).
+    pub parses: usize,
+    /// Reparses of a kept translation unit.
+    pub reparses: usize,
+    /// Reparses libclang refused (each followed by a fresh parse).
+    pub failed_reparses: usize,
+}
+
+pub struct TuCache {
+    capacity: usize,
+    slots: Mutex<Slots>,
+    parses: AtomicUsize,
+    reparses: AtomicUsize,
+    failed_reparses: AtomicUsize,
+}
+
+#[derive(Default)]
+struct Slots {
+    by_path: HashMap<String, Slot>,
+    /// Bumped on every use: a slot's `used` orders the slots for eviction.
+    clock: u64,
+}
+
+struct Slot {
+    entry: Arc<Mutex<Entry>>,
+    used: u64,
+}
+
+#[derive(Default)]
+struct Entry {
+    args: Vec<String>,
+    tu: Option<TranslationUnit>,
+}
+
+impl std::fmt::Debug for TuCache {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("TuCache")
+            .field("capacity", &self.capacity)
+            .field("len", &self.len())
+            .field("stats", &self.stats())
+            .finish()
+    }
+}
+
+impl TuCache {
+    /// A cache of at most `capacity` translation units (at least one).
+    pub fn new(capacity: usize) -> TuCache {
+        TuCache {
+            capacity: capacity.max(1),
+            slots: Mutex::new(Slots::default()),
+            parses: AtomicUsize::new(0),
+            reparses: AtomicUsize::new(0),
+            failed_reparses: AtomicUsize::new(0),
+        }
+    }
+
+    pub fn stats(&self) -> TuStats {
+        TuStats {
+            parses: self.parses.load(Ordering::Relaxed),
+            reparses: self.reparses.load(Ordering::Relaxed),
+            failed_reparses: self.failed_reparses.load(Ordering::Relaxed),
+        }
+    }
+
+    /// How many translation units are kept.
+    pub fn len(&self) -> usize {
+        self.lock_slots().by_path.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Drops the translation unit of `path` (a closed file). One being lowered right now is
+    /// disposed when that lowering ends.
+    pub fn forget(&self, path: &str) {
+        self.lock_slots().by_path.remove(path);
+    }
+
+    fn lock_slots(&self) -> std::sync::MutexGuard<'_, Slots> {
+        // Nothing panics while the map is locked; a poisoned lock still holds a valid map.
+        self.slots.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// The entry of `path`, made if needed and marked as just used; evicts the least
+    /// recently used entries beyond the capacity.
+    fn entry(&self, path: &str) -> Arc<Mutex<Entry>> {
+        let mut slots = self.lock_slots();
+        slots.clock += 1;
+        let now = slots.clock;
+        if let Some(slot) = slots.by_path.get_mut(path) {
+            slot.used = now;
+            return slot.entry.clone();
+        }
+        while slots.by_path.len() >= self.capacity {
+            let Some(oldest) = slots
+                .by_path
+                .iter()
+                .min_by_key(|(_, s)| s.used)
+                .map(|(p, _)| p.clone())
+            else {
+                break;
+            };
+            slots.by_path.remove(&oldest);
+        }
+        let entry = Arc::new(Mutex::new(Entry::default()));
+        slots.by_path.insert(
+            path.to_string(),
+            Slot {
+                entry: entry.clone(),
+                used: now,
+            },
+        );
+        entry
+    }
+
+    /// Brings the translation unit of `path` to `contents` under `args` (a reparse when the
+    /// kept unit was parsed with the same arguments, else a parse with a preamble) and runs
+    /// `f` on it, the unit locked for this thread throughout. Errs when libclang parses
+    /// nothing (the text of the error, as [`libclang::parse`] gives it).
+    pub(super) fn with_tu<R>(
+        &self,
+        path: &str,
+        args: &[String],
+        contents: &str,
+        f: impl FnOnce(&TranslationUnit) -> R,
+    ) -> Result<R, String> {
+        let entry = self.entry(path);
+        let mut e = entry.lock().unwrap_or_else(|p| {
+            // A panic while lowering: the unit may be mid-use; parse anew.
+            let mut e = p.into_inner();
+            e.tu = None;
+            e
+        });
+        let reusable = e.tu.is_some() && e.args == args;
+        if !reusable {
+            e.tu = None;
+        }
+        if let Some(tu) = e.tu.as_mut() {
+            match tu.reparse(path, contents) {
+                Ok(()) => {
+                    self.reparses.fetch_add(1, Ordering::Relaxed);
+                }
+                Err(_) => {
+                    // The unit is invalid after a failed reparse: dispose of it now.
+                    self.failed_reparses.fetch_add(1, Ordering::Relaxed);
+                    e.tu = None;
+                }
+            }
+        }
+        if e.tu.is_none() {
+            e.args = args.to_vec();
+            self.parses.fetch_add(1, Ordering::Relaxed);
+            e.tu = Some(libclang::parse_with(path, args, Some(contents), true)?);
+        }
+        let tu = e.tu.as_ref().expect("parsed or reparsed just above");
+        Ok(f(tu))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frontend::{ensure_libclang, lower_file, lower_file_cached};
+    use crate::ir::render_module;
+    use std::path::{Path, PathBuf};
+
+    fn flags_for(path: &Path) -> Vec<String> {
+        let mut flags = Vec::new();
+        if path.extension().is_some_and(|e| e == "cpp") {
+            flags.push("-std=c++17".to_string());
+        }
+        if path.components().any(|c| c.as_os_str() == "omp52") {
+            flags.push("-fopenmp-version=52".to_string());
+        }
+        flags
+    }
+
+    /// The programs of tests/check, tests/corpus, tests/fix and tests/coalesce.
+    fn corpus() -> Vec<PathBuf> {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests");
+        let mut out = Vec::new();
+        let mut dirs = ["check", "corpus", "fix", "coalesce"]
+            .map(|d| root.join(d))
+            .to_vec();
+        while let Some(dir) = dirs.pop() {
+            for e in std::fs::read_dir(&dir).expect("corpus directory").flatten() {
+                let p = e.path();
+                if p.is_dir() {
+                    dirs.push(p);
+                } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "cpp")) {
+                    out.push(p);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// `text` with a declaration inserted at the start of its middle line: every offset
+    /// after it moves, and the leading `#include` block (the preamble) stays as it was.
+    fn edited(text: &str) -> String {
+        let lines: Vec<&str> = text.split_inclusive('\n').collect();
+        let mid = lines.len() / 2;
+        let mut out = lines[..mid].concat();
+        out.push_str("int omplens_edit_probe;\n");
+        out.push_str(&lines[mid..].concat());
+        out
+    }
+
+    fn assert_same(path: &Path, what: &str, cached: &crate::ir::Module, fresh: &crate::ir::Module) {
+        if cached != fresh {
+            // The text form names the first difference readably.
+            let (a, b) = (render_module(cached), render_module(fresh));
+            let first = a
+                .lines()
+                .zip(b.lines())
+                .find(|(x, y)| x != y)
+                .map(|(x, y)| format!("cached: {x}\nfresh:  {y}"))
+                .unwrap_or_else(|| "the text forms agree; the modules differ".into());
+            panic!(
+                "{}: {what} differs from a fresh parse\n{first}",
+                path.display()
+            );
+        }
+    }
+
+    /// Lowering through the cache (a first parse with a preamble, then reparses of an edited
+    /// text and of the original again) gives the module a fresh parse gives, for every
+    /// program of the test corpora.
+    #[test]
+    fn reparsed_units_lower_like_fresh_parses() {
+        if ensure_libclang().is_err() {
+            eprintln!("libclang not available: skipped");
+            return;
+        }
+        let files = corpus();
+        assert!(files.len() > 200, "{} programs", files.len());
+        let cache = TuCache::new(4);
+        for path in &files {
+            let text = std::fs::read_to_string(path).unwrap();
+            let flags = flags_for(path);
+            let fresh = lower_file(path, Some(&text), &flags).expect("fresh parse");
+            let first = lower_file_cached(&cache, path, &text, &flags).expect("first parse");
+            assert_same(path, "the first parse with a preamble", &first, &fresh);
+            let other = edited(&text);
+            let fresh_other = lower_file(path, Some(&other), &flags).expect("fresh parse");
+            let reparsed = lower_file_cached(&cache, path, &other, &flags).expect("reparse");
+            assert_same(path, "a reparse of an edited text", &reparsed, &fresh_other);
+            let back = lower_file_cached(&cache, path, &text, &flags).expect("reparse");
+            assert_same(path, "a reparse back to the original", &back, &fresh);
+        }
+        let stats = cache.stats();
+        assert_eq!(stats.parses, files.len(), "{stats:?}");
+        assert_eq!(stats.reparses, 2 * files.len(), "{stats:?}");
+        assert_eq!(stats.failed_reparses, 0);
+        assert_eq!(cache.len(), 4, "bounded by its capacity");
+    }
+
+    /// `#if 0` blocks and `#define`s before the first declaration fall into the precompiled
+    /// preamble; the skipped range must still hide the pragma inside, and macros must still
+    /// expand, after a reparse.
+    const PREAMBLE_PREPROCESSING: &str = r#"#include <stdlib.h>
+#if 0
+#pragma omp target teams distribute parallel for map(tofrom: a[0:N])
+#endif
+#define N 64
+#define SCALE(x) ((x) * 2.0)
+#if 0
+#include "no_such_header.h"
+#pragma omp target enter data map(to: a[0:N])
+#endif
+#pragma omp declare target
+int lookup[N];
+#pragma omp end declare target
+
+void scale(double *a) {
+#pragma omp target teams distribute parallel for map(tofrom: a[0:N])
+  for (int i = 0; i < N; i++)
+    a[i] = SCALE(a[i]) + lookup[i];
+}
+"#;
+
+    #[test]
+    fn preprocessing_in_the_preamble_survives_a_reparse() {
+        if ensure_libclang().is_err() {
+            return;
+        }
+        let path = Path::new("preamble_probe.c");
+        let cache = TuCache::new(2);
+        let fresh = lower_file(path, Some(PREAMBLE_PREPROCESSING), &[]).unwrap();
+        // Three directives: declare target, end declare target, the kernel (the two inside
+        // `#if 0` are skipped), and no error about the header under `#if 0`.
+        assert_eq!(fresh.directives.len(), 3, "{}", render_module(&fresh));
+        assert_eq!(fresh.errors().count(), 0, "{:?}", fresh.diagnostics);
+        let first = lower_file_cached(&cache, path, PREAMBLE_PREPROCESSING, &[]).unwrap();
+        assert_same(path, "the first parse", &first, &fresh);
+        // An edit in the body (the preamble is reused), then one in the preamble (rebuilt).
+        for text in [
+            PREAMBLE_PREPROCESSING.replace("+ lookup[i]", "- lookup[i]"),
+            PREAMBLE_PREPROCESSING.replace("#define N 64", "#define N 128"),
+            PREAMBLE_PREPROCESSING.to_string(),
+        ] {
+            let fresh = lower_file(path, Some(&text), &[]).unwrap();
+            let cached = lower_file_cached(&cache, path, &text, &[]).unwrap();
+            assert_same(path, "a reparse", &cached, &fresh);
+            assert_eq!(cached.directives.len(), 3);
+        }
+        assert_eq!(
+            cache.stats(),
+            TuStats {
+                parses: 1,
+                reparses: 3,
+                failed_reparses: 0
+            }
+        );
+    }
+
+    #[test]
+    fn new_arguments_parse_anew_and_forget_drops_the_unit() {
+        if ensure_libclang().is_err() {
+            return;
+        }
+        let path = Path::new("args_probe.c");
+        let cache = TuCache::new(2);
+        let text = "int f(int x) { return x + VALUE; }\n";
+        let with = |flags: &[String]| lower_file_cached(&cache, path, text, flags).unwrap();
+        let a = with(&["-DVALUE=1".to_string()]);
+        assert_eq!(a.errors().count(), 0);
+        // Without the definition the same text has an error: a reparse with the old
+        // arguments would not show it.
+        let b = with(&[]);
+        assert!(b.errors().count() > 0, "{:?}", b.diagnostics);
+        assert_eq!(cache.stats().parses, 2);
+        assert_eq!(cache.len(), 1);
+        cache.forget(&path.display().to_string());
+        assert!(cache.is_empty());
+        with(&[]);
+        assert_eq!(cache.stats().parses, 3);
+    }
+
+    #[test]
+    fn the_least_recently_used_unit_goes_first() {
+        if ensure_libclang().is_err() {
+            return;
+        }
+        let cache = TuCache::new(2);
+        let lower = |name: &str| {
+            lower_file_cached(&cache, Path::new(name), "int x;\n", &[]).unwrap();
+        };
+        lower("a.c");
+        lower("b.c");
+        lower("a.c"); // a reparse: `a.c` is now the most recent
+        lower("c.c"); // evicts `b.c`
+        assert_eq!(cache.len(), 2);
+        lower("a.c"); // still kept: a reparse
+        lower("b.c"); // was evicted: a parse
+        assert_eq!(
+            cache.stats(),
+            TuStats {
+                parses: 4,
+                reparses: 2,
+                failed_reparses: 0
+            }
+        );
+    }
+
+    /// Units are dropped where the cache is: a thread that never loaded libclang (clang-sys
+    /// keeps the library per thread) must still dispose of them without a panic.
+    #[test]
+    fn a_unit_is_dropped_on_a_thread_that_never_parsed() {
+        if ensure_libclang().is_err() {
+            return;
+        }
+        let cache = Arc::new(TuCache::new(2));
+        lower_file_cached(&cache, Path::new("drop_probe.c"), "int x;\n", &[]).unwrap();
+        let c = cache.clone();
+        std::thread::spawn(move || c.forget("drop_probe.c"))
+            .join()
+            .expect("forget on a fresh thread");
+        assert!(cache.is_empty());
+        lower_file_cached(&cache, Path::new("drop_probe.c"), "int y;\n", &[]).unwrap();
+        std::thread::spawn(move || drop(cache))
+            .join()
+            .expect("the last handle dropped on a fresh thread");
+    }
+}
