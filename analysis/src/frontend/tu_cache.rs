@@ -146,6 +146,15 @@ impl TuCache {
         contents: &str,
         f: impl FnOnce(&TranslationUnit) -> R,
     ) -> Result<R, String> {
+        // A precompiled preamble loses a file's `#define` of a macro the command line also
+        // defines (the command line's value wins in the main file, unlike a plain parse):
+        // such files are parsed afresh every time.
+        if redefines_command_line_macro(args, contents) {
+            self.forget(path);
+            self.parses.fetch_add(1, Ordering::Relaxed);
+            let tu = libclang::parse_with(path, args, Some(contents), false)?;
+            return Ok(f(&tu));
+        }
         let entry = self.entry(path);
         let mut e = entry.lock().unwrap_or_else(|p| {
             // A panic while lowering: the unit may be mid-use; parse anew.
@@ -179,6 +188,46 @@ impl TuCache {
     }
 }
 
+/// Whether `text` has a `#define` or `#undef` of a macro that `args` define or undefine
+/// (`-DN=4`, `-D N`, `-UN`).
+fn redefines_command_line_macro(args: &[String], text: &str) -> bool {
+    let mut names = Vec::new();
+    let mut it = args.iter();
+    while let Some(a) = it.next() {
+        let def = match a.as_str() {
+            "-D" | "-U" => it.next().map(String::as_str),
+            s => s.strip_prefix("-D").or_else(|| s.strip_prefix("-U")),
+        };
+        if let Some(d) = def {
+            let name = d.split(['=', '(']).next().unwrap_or("").trim();
+            if !name.is_empty() {
+                names.push(name);
+            }
+        }
+    }
+    if names.is_empty() {
+        return false;
+    }
+    text.lines().any(|line| {
+        let Some(rest) = line.trim_start().strip_prefix('#') else {
+            return false;
+        };
+        let rest = rest.trim_start();
+        let Some(rest) = rest
+            .strip_prefix("define")
+            .or_else(|| rest.strip_prefix("undef"))
+        else {
+            return false;
+        };
+        let name = rest
+            .trim_start()
+            .split(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .next()
+            .unwrap_or("");
+        names.contains(&name)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -195,6 +244,32 @@ mod tests {
             flags.push("-fopenmp-version=52".to_string());
         }
         flags
+    }
+
+    #[test]
+    fn a_file_redefining_a_command_line_macro_lowers_like_a_fresh_parse() {
+        assert!(ensure_libclang().is_ok());
+        let path = std::env::temp_dir().join(format!("omplens-tu-macro-{}.c", std::process::id()));
+        let text = "#include <stdlib.h>\n#define NX 256\nint a[NX];\nint main(void) { return a[NX - 1]; }\n";
+        std::fs::write(&path, text).unwrap();
+        let args = vec!["-DNX=not a number".to_string()];
+        let cache = TuCache::new(2);
+        let fresh = lower_file(&path, Some(text), &args).unwrap();
+        assert_eq!(fresh.errors().count(), 0, "{:?}", fresh.diagnostics);
+        for _ in 0..2 {
+            let cached = lower_file_cached(&cache, &path, text, &args).unwrap();
+            assert_eq!(render_module(&cached), render_module(&fresh));
+        }
+        assert_eq!(cache.len(), 0, "such a file keeps no unit");
+        let _ = std::fs::remove_file(&path);
+        assert!(redefines_command_line_macro(
+            &["-D".into(), "N".into()],
+            "#  undef N\n"
+        ));
+        assert!(!redefines_command_line_macro(
+            &["-DN=1".into()],
+            "#define NN 2\n"
+        ));
     }
 
     /// The programs of tests/check, tests/corpus, tests/fix and tests/coalesce.
