@@ -4,52 +4,17 @@
 
 mod common;
 
-use common::{file_uri, repo, Lsp};
+use common::{diagnostics_within, file_uri, generated, Lsp};
 use serde_json::{json, Value};
-use std::process::Command;
 use std::time::Duration;
 
 /// The debug build on a loaded 2-core machine: a cold analysis of 5,000 lines is slow.
 const LIMIT: Duration = Duration::from_secs(240);
 
 fn published(lsp: &mut Lsp, uri: &str, version: i32) -> Vec<Value> {
-    let u = uri.to_string();
-    let m = lsp
-        .wait_for_within("diagnostics", LIMIT, move |m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == u.as_str()
-                && m["params"]["version"] == version
-        })
-        .unwrap_or_else(|| {
-            panic!(
-                "no diagnostics for version {version} within {LIMIT:?}; stderr:\n{}",
-                lsp.stderr()
-            )
-        });
-    m["params"]["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
+    diagnostics_within(lsp, uri, version, LIMIT)
 }
 
-fn generated(dir: &std::path::Path, name: &str) -> (std::path::PathBuf, String) {
-    let path = dir.join(name);
-    let out = Command::new("python3")
-        .arg(repo().join("bench/gen_large.py"))
-        .arg(&path)
-        .args(["--lines", "5000"])
-        .output()
-        .expect("run python3 bench/gen_large.py");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
-    (path, text)
-}
-
-/// The line and column of a statement in a kernel body after the middle of `text`.
 fn kernel_statement(text: &str) -> (u64, u64) {
     let lines: Vec<&str> = text.lines().collect();
     let at = (lines.len() / 2..lines.len())
@@ -74,7 +39,7 @@ fn toggle(at: u64, col: u64, version: i32) -> Value {
 #[test]
 fn rapid_edits_cancel_stale_analyses_and_publish_the_last_version_only() {
     let dir = tempfile::tempdir().unwrap();
-    let (path, text) = generated(dir.path(), "large.cpp");
+    let (path, text) = generated(dir.path(), "large.cpp", 5000);
     let mut lsp = Lsp::start();
     lsp.initialize(Lsp::full_capabilities(), json!({"debounceMs": 0}));
     let uri = file_uri(&path);
@@ -141,7 +106,7 @@ fn rapid_edits_cancel_stale_analyses_and_publish_the_last_version_only() {
 #[test]
 fn an_analysis_cancelled_by_another_file_is_retried() {
     let dir = tempfile::tempdir().unwrap();
-    let (a_path, text) = generated(dir.path(), "a.cpp");
+    let (a_path, text) = generated(dir.path(), "a.cpp", 5000);
     let b_path = dir.path().join("b.cpp");
     std::fs::write(&b_path, &text).unwrap();
     let mut lsp = Lsp::start();

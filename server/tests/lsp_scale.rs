@@ -3,50 +3,17 @@
 
 mod common;
 
-use common::{file_uri, repo, Lsp};
-use serde_json::{json, Value};
-use std::process::Command;
+use common::{diagnostics_within, file_uri, generated, repo, Lsp};
+use serde_json::json;
 use std::time::{Duration, Instant};
 
 /// Generous: the tests run the debug build, on a loaded 2-core CI machine.
 const LARGE_LIMIT: Duration = Duration::from_secs(240);
 
-fn diagnostics_within(lsp: &mut Lsp, uri: &str, version: i32, limit: Duration) -> Vec<Value> {
-    let u = uri.to_string();
-    let m = lsp
-        .wait_for_within("diagnostics", limit, move |m| {
-            m["method"] == "textDocument/publishDiagnostics"
-                && m["params"]["uri"] == u.as_str()
-                && m["params"]["version"] == version
-        })
-        .unwrap_or_else(|| {
-            panic!(
-                "no diagnostics for {uri} version {version} within {limit:?}; stderr:\n{}",
-                lsp.stderr()
-            )
-        });
-    m["params"]["diagnostics"]
-        .as_array()
-        .cloned()
-        .unwrap_or_default()
-}
-
 #[test]
 fn fifty_thousand_line_file_is_analysed_and_edited() {
     let dir = tempfile::tempdir().unwrap();
-    let path = dir.path().join("large.cpp");
-    let out = Command::new("python3")
-        .arg(repo().join("bench/gen_large.py"))
-        .arg(&path)
-        .args(["--lines", "50000"])
-        .output()
-        .expect("run python3 bench/gen_large.py");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = std::fs::read_to_string(&path).unwrap();
+    let (path, text) = generated(dir.path(), "large.cpp", 50_000);
     let lines: Vec<&str> = text.lines().collect();
     assert!(lines.len() >= 50_000, "{} lines", lines.len());
 

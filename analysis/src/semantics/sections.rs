@@ -12,7 +12,7 @@
 //! allocation.
 
 use super::bounds::{Bound, Extremum};
-use super::symbolic::{children, Deps, ExprPolys, Poly};
+use super::symbolic::{children, is_integer, Deps, ExprPolys, Poly};
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
 use crate::ir::{
@@ -948,7 +948,9 @@ impl Analysis<'_> {
                 continue;
             }
             for (v, init) in ds {
-                if !is_integer(&self.module.var(*v).ty.kind) {
+                // A reference local writes what it refers to: not a definition of its own.
+                let kind = &self.module.var(*v).ty.kind;
+                if !is_integer(kind) || matches!(kind, TypeKind::Reference(_)) {
                     continue;
                 }
                 let values = self.defs.entry(*v).or_insert(Some(Vec::new()));
@@ -1107,20 +1109,6 @@ fn extreme(
     }
     let by = if (sign > 0) == want_min { first } else { last };
     by.flat_map(&mut |b| Some(Bound::leaf(p.subst(v, b))))
-}
-
-/// Integer-valued variables (indices and counters), not references or pointers.
-fn is_integer(kind: &TypeKind) -> bool {
-    !matches!(
-        kind,
-        TypeKind::Floating
-            | TypeKind::Pointer(_)
-            | TypeKind::Array { .. }
-            | TypeKind::Record(_)
-            | TypeKind::Function
-            | TypeKind::Void
-            | TypeKind::Reference(_)
-    )
 }
 
 /// The element count of the allocation a pointer `var` holds: `var` initialised or assigned in

@@ -388,6 +388,20 @@ impl fmt::Display for Poly {
     }
 }
 
+/// Whether a value of this type is an integer (an index or a count): not a floating-point
+/// number, pointer, array, record, function or `void` (a reference to an integer is one).
+pub(crate) fn is_integer(kind: &TypeKind) -> bool {
+    !matches!(
+        kind,
+        TypeKind::Floating
+            | TypeKind::Pointer(_)
+            | TypeKind::Array { .. }
+            | TypeKind::Record(_)
+            | TypeKind::Function
+            | TypeKind::Void
+    )
+}
+
 /// Atom text → variables read by the sub-expression it stands for.
 pub(crate) type Deps = BTreeMap<String, BTreeSet<VarId>>;
 
@@ -474,16 +488,8 @@ impl<'a> ExprPolys<'a> {
             ExprKind::SizeOf(v) => v.map(Poly::constant),
             ExprKind::Var(v) => {
                 let var = self.module.var(*v);
-                let integral = !matches!(
-                    var.ty.referent().kind,
-                    TypeKind::Floating
-                        | TypeKind::Pointer(_)
-                        | TypeKind::Array { .. }
-                        | TypeKind::Record(_)
-                        | TypeKind::Function
-                        | TypeKind::Void
-                );
-                integral.then(|| self.make_atom(var.name.clone(), BTreeSet::from([*v])))
+                is_integer(&var.ty.referent().kind)
+                    .then(|| self.make_atom(var.name.clone(), BTreeSet::from([*v])))
             }
             ExprKind::Cast(x) => {
                 if !index_class(expr.class) {

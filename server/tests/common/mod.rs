@@ -425,3 +425,45 @@ pub fn expected(name: &str) -> Vec<(u64, String)> {
         })
         .collect()
 }
+
+/// The `publishDiagnostics` of `uri` at `version`, waiting at most `limit`.
+#[allow(dead_code)]
+pub fn diagnostics_within(lsp: &mut Lsp, uri: &str, version: i32, limit: Duration) -> Vec<Value> {
+    let u = uri.to_string();
+    let m = lsp
+        .wait_for_within("diagnostics", limit, move |m| {
+            m["method"] == "textDocument/publishDiagnostics"
+                && m["params"]["uri"] == u.as_str()
+                && m["params"]["version"] == version
+        })
+        .unwrap_or_else(|| {
+            panic!(
+                "no diagnostics for {uri} version {version} within {limit:?}; stderr:\n{}",
+                lsp.stderr()
+            )
+        });
+    m["params"]["diagnostics"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+}
+
+/// A C++ file of about `lines` lines with many kernels from `bench/gen_large.py`, written
+/// to `dir/name`: its path and text.
+#[allow(dead_code)]
+pub fn generated(dir: &Path, name: &str, lines: usize) -> (PathBuf, String) {
+    let path = dir.join(name);
+    let out = std::process::Command::new("python3")
+        .arg(repo().join("bench/gen_large.py"))
+        .arg(&path)
+        .args(["--lines", &lines.to_string()])
+        .output()
+        .expect("run python3 bench/gen_large.py");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = std::fs::read_to_string(&path).unwrap();
+    (path, text)
+}
