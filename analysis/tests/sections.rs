@@ -286,19 +286,27 @@ fn why_not(m: &Module, f: &str, v: &str) -> (String, u32, String) {
 
 #[test]
 fn while_and_do_counters() {
-    let m = c("void f(double *a, double *b, double *d, int n) {\n\
+    let m = c(
+        "void f(double *a, double *b, double *c, double *d, int n) {\n\
                #pragma omp target\n\
                {\n\
                  int j = 3;\n\
                  while (j < n) { a[j] = 1; j++; }\n\
-                 int k = n - 1;\n\
+                 int k = 20;\n\
                  do { b[k - 1] = 2; k -= 2; } while (k >= 1);\n\
+                 int r = 0;\n\
+                 do { c[r] = 3; r++; } while (r < n);\n\
                  int w = 0;\n\
                  while (w < n) { d[w] = 0; if (d[0] > 1) w++; w++; }\n\
                }\n\
-               }\n");
+               }\n",
+    );
     assert_eq!(section(&m, "f", "a").as_deref(), Some("3:n - 3"));
-    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:n - 1"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:20"));
+    // A `do` body runs once with r = 0 even when n <= 0: 0 and n - 1 cannot be ordered.
+    assert_eq!(section(&m, "f", "c"), None);
+    let (_, _, why) = why_not(&m, "f", "c");
+    assert!(why.contains("cannot order"), "{why}");
     // A counter also stepped under a condition is no counter.
     assert_eq!(section(&m, "f", "d"), None);
 }

@@ -57,14 +57,14 @@ static void gather(double *v, const int *ix, int n) {
     v[ix[i]] += 1.0;
 }
 
-static void ramp(double *q, int n) {
+static void ramp(double *q) {
 #pragma omp target
   {
     int i = 0;
     do {
       q[i] = i;
       i++;
-    } while (i < n);
+    } while (i < N);
   }
 }
 
@@ -91,7 +91,7 @@ int main(void) {
   neighbours(y, src, n, 0);
   band(z, w, n);
   gather(v, ix, n);
-  ramp(q, n);
+  ramp(q);
   double s = 0;
   for (int i = 0; i < n; i++)
     s += x[i] + a[i] + y[i] + z[i] + v[i] + q[i];

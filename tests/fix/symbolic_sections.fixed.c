@@ -57,14 +57,14 @@ static void gather(double *v, const int *ix, int n) {
     v[ix[i]] += 1.0;
 }
 
-static void ramp(double *q, int n) {
-#pragma omp target map(tofrom: q[0:n]) firstprivate(n)
+static void ramp(double *q) {
+#pragma omp target map(tofrom: q[0:N])
   {
     int i = 0;
     do {
       q[i] = i;
       i++;
-    } while (i < n);
+    } while (i < N);
   }
 }
 
@@ -85,7 +85,7 @@ int main(void) {
     w[i] = i % 7;
     ix[i] = (i * 7) % n;
   }
-#pragma omp target data map(to: src[0:n], w[0:n], ix[0:n]) map(tofrom: x[3:n - 3], a[0:N * M], y[1:n - 2], z[0:n], v[0:n], q[0:n])
+#pragma omp target data map(to: src[0:n], w[0:n], ix[0:n]) map(tofrom: x[3:n - 3], a[0:N * M], y[1:n - 2], z[0:n], v[0:n], q[0:N])
   {
     scale_tail(x, n);
     grid(a, N, M);
@@ -93,7 +93,7 @@ int main(void) {
     neighbours(y, src, n, 0);
     band(z, w, n);
     gather(v, ix, n);
-    ramp(q, n);
+    ramp(q);
   }
   double s = 0;
   for (int i = 0; i < n; i++)

@@ -50,7 +50,7 @@ pub fn of(
             for s in hosted_sections(module, id, cfgs, v, seeds) {
                 section = match (section, s) {
                     (None, s) => s,
-                    (Some(a), Some(b)) => a.union(&b),
+                    (Some(a), Some(b)) => a.union_known(&b, &module.macros),
                     (Some(_), None) => None,
                 };
                 if section.is_none() {

@@ -11,6 +11,7 @@
 //! resolved, at the end, to one polynomial each by comparing candidates whose difference is a
 //! constant: `max(0, i - 1)` over `i` in `0..n` resolves to `0`, without `max`.
 
+use super::constants::{substitute, Values};
 use super::symbolic::Poly;
 
 /// Candidate values of a bound.
@@ -77,18 +78,19 @@ impl Bound {
 
     /// One polynomial: the lowest value when `lower`, else the highest. A tight node keeps
     /// its tightest child among those that compare by a constant (any child is valid); a
-    /// cover node needs all children to compare and keeps the outermost.
-    pub fn resolve(&self, lower: bool) -> Option<Poly> {
+    /// cover node needs all children to compare and keeps the outermost. Names of `known`
+    /// value (macros) compare by their values.
+    pub fn resolve(&self, lower: bool, known: &Values) -> Option<Poly> {
         // `a` is tighter than `b`: a lower bound that is larger, an upper one that is smaller.
         let tighter = |a: &Poly, b: &Poly| -> Option<bool> {
-            let d = a.sub(b).as_const()?;
+            let d = substitute(&a.sub(b), known).as_const()?;
             Some(if lower { d > 0 } else { d < 0 })
         };
         match self {
             Bound::Leaf(p) => Some(p.clone()),
             Bound::Tight(children) => {
                 let mut best: Option<Poly> = None;
-                for c in children.iter().filter_map(|c| c.resolve(lower)) {
+                for c in children.iter().filter_map(|c| c.resolve(lower, known)) {
                     best = match best {
                         None => Some(c),
                         Some(b) => Some(if tighter(&c, &b) == Some(true) { c } else { b }),
@@ -99,7 +101,7 @@ impl Bound {
             Bound::Cover(children) => {
                 let mut out: Option<Poly> = None;
                 for c in children {
-                    let c = c.resolve(lower)?;
+                    let c = c.resolve(lower, known)?;
                     out = Some(match out {
                         None => c,
                         // The looser of the two covers both.
@@ -147,22 +149,22 @@ mod tests {
     #[test]
     fn tight_keeps_the_tightest_comparable_candidate() {
         let b = Bound::Tight(vec![Bound::Leaf(k(-1)), Bound::Leaf(k(0))]);
-        assert_eq!(b.resolve(true), Some(k(0)));
+        assert_eq!(b.resolve(true, &Values::new()), Some(k(0)));
         let b = Bound::Tight(vec![Bound::Leaf(n()), Bound::Leaf(n().add(&k(1)))]);
-        assert_eq!(b.resolve(false), Some(n()));
+        assert_eq!(b.resolve(false, &Values::new()), Some(n()));
         // Incomparable: any candidate is valid, the first is kept.
         let m = Poly::atom("m");
         let b = Bound::Tight(vec![Bound::Leaf(n()), Bound::Leaf(m)]);
-        assert_eq!(b.resolve(false), Some(n()));
+        assert_eq!(b.resolve(false, &Values::new()), Some(n()));
     }
 
     #[test]
     fn cover_needs_every_candidate() {
         let b = Bound::Cover(vec![Bound::Leaf(k(2)), Bound::Leaf(k(0))]);
-        assert_eq!(b.resolve(true), Some(k(0)));
-        assert_eq!(b.resolve(false), Some(k(2)));
+        assert_eq!(b.resolve(true, &Values::new()), Some(k(0)));
+        assert_eq!(b.resolve(false, &Values::new()), Some(k(2)));
         let b = Bound::Cover(vec![Bound::Leaf(n()), Bound::Leaf(Poly::atom("m"))]);
-        assert_eq!(b.resolve(false), None);
+        assert_eq!(b.resolve(false, &Values::new()), None);
     }
 
     #[test]
@@ -171,7 +173,7 @@ mod tests {
         let out = b
             .flat_map(&mut |p| Some(Bound::Leaf(p.add(&k(1)))))
             .unwrap();
-        assert_eq!(out.resolve(false), None);
+        assert_eq!(out.resolve(false, &Values::new()), None);
         assert_eq!(
             out,
             Bound::Cover(vec![Bound::Leaf(n().add(&k(1))), Bound::Leaf(k(2))])

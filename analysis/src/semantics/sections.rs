@@ -50,8 +50,14 @@ impl Section {
     /// The smallest section holding both, when their lower bounds differ by a constant and so
     /// do their ends; None otherwise (`0:n` and `0:m` cannot be ordered).
     pub fn union(&self, other: &Section) -> Option<Section> {
-        let dl = self.lower.sub(&other.lower).as_const()?;
-        let de = self.end().sub(&other.end()).as_const()?;
+        self.union_known(other, &BTreeMap::new())
+    }
+
+    /// [`Section::union`], names of `known` value (macros) comparing by their values.
+    pub fn union_known(&self, other: &Section, known: &BTreeMap<String, i64>) -> Option<Section> {
+        let diff = |a: Poly, b: Poly| super::constants::substitute(&a.sub(&b), known).as_const();
+        let dl = diff(self.lower.clone(), other.lower.clone())?;
+        let de = diff(self.end(), other.end())?;
         let lower = if dl <= 0 { &self.lower } else { &other.lower };
         let end = if de >= 0 { self.end() } else { other.end() };
         Some(Section {
@@ -235,7 +241,7 @@ fn analyse(
         };
         out = Some(match out {
             None => s,
-            Some(o) => o.union(&s).ok_or_else(|| {
+            Some(o) => o.union_known(&s, &module.macros).ok_or_else(|| {
                 Unbounded::at(
                     f,
                     module,
@@ -265,6 +271,8 @@ struct WhileIv {
     step: i64,
     step_stmt: StmtId,
     cond: ExprId,
+    /// A `do` loop: the body runs once with the first value even when the condition fails.
+    is_do: bool,
 }
 
 struct Analysis<'a> {
@@ -633,10 +641,11 @@ impl Analysis<'_> {
             };
             (lo, hi) = (l2, h2);
         }
-        let (Some(lo), Some(hi)) = (lo.resolve(true), hi.resolve(false)) else {
+        let known = &self.module.macros;
+        let (Some(lo), Some(hi)) = (lo.resolve(true, known), hi.resolve(false, known)) else {
             return self.defeat(
                 span,
-                "the `min`/`max` in its loop bounds compare sizes omplens cannot order",
+                "its loop bounds have candidates omplens cannot order (a `min`/`max` of unrelated sizes, or a `do` loop's first value against its condition)",
             );
         };
         Some(Section::from_bounds(&lo, &hi))
@@ -716,14 +725,19 @@ impl Analysis<'_> {
     /// Each is a tree of candidates: `min`/`max` in the bounds and every conjunct of the
     /// condition give alternatives.
     fn loop_range(&mut self, l: LoopId, v: VarId, outer: &[VarId]) -> Option<(Bound, Bound)> {
-        let (init, step, cond) = match self.while_ivs.get(&l) {
-            Some(w) => (w.init, w.step, w.cond),
+        let (init, step, cond, is_do) = match self.while_ivs.get(&l) {
+            Some(w) => (w.init, w.step, w.cond, w.is_do),
             None => {
                 let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l.0 as usize].stmt).kind else {
                     return None;
                 };
                 let (init, step, cond) = (fl.init?, fl.step?, fl.cond?);
-                (self.init_value(init, v)?, self.step_of(step, v, 0)?, cond)
+                (
+                    self.init_value(init, v)?,
+                    self.step_of(step, v, 0)?,
+                    cond,
+                    false,
+                )
             }
         };
         let mut bounds = Vec::new();
@@ -752,7 +766,13 @@ impl Analysis<'_> {
         if self.must {
             ends.truncate(1);
         }
-        let end = Bound::node(true, ends)?;
+        let mut end = Bound::node(true, ends)?;
+        if is_do {
+            // The first value is used even when the condition is false from the start: the
+            // far end covers it too (two candidates that must compare).
+            let first_too = self.bound_of(init, step < 0, outer, 0)?;
+            end = Bound::Cover(vec![end, first_too]);
+        }
         Some(if step > 0 { (start, end) } else { (end, start) })
     }
 
@@ -879,6 +899,7 @@ impl Analysis<'_> {
                 step,
                 step_stmt,
                 cond,
+                is_do: matches!(self.f.stmt(stmt).kind, StmtKind::Do { .. }),
             });
         }
         None
