@@ -267,10 +267,14 @@ fn unbounded_uses_give_none() {
                #pragma omp target teams distribute parallel for\n\
                for (int i = 0; i < n; i++) { a[idx[i]] = 1; g(b); c[i * i] = 0; }\n\
                }\n");
-    // An index through another array, a pointer passed to a callee, a non-linear index.
+    // An index through another array, a pointer passed to a callee.
     assert_eq!(section(&m, "f", "a"), None);
     assert_eq!(section(&m, "f", "b"), None);
-    assert_eq!(section(&m, "f", "c"), None);
+    // A square of a counter from 0 is bounded by the square of its range's ends.
+    assert_eq!(
+        section(&m, "f", "c").as_deref(),
+        Some("0:n * n - 2 * n + 2")
+    );
     // The index array itself is fine.
     assert_eq!(section(&m, "f", "idx").as_deref(), Some("0:n"));
 }
@@ -357,6 +361,19 @@ fn min_and_max_in_bounds_are_simplified_by_the_guard() {
     assert_eq!(section(&m, "f", "u").as_deref(), Some("0:n - 2"));
     // A `min` in a lower bound must cover both arms: `i` (from 0) and `m` cannot be ordered.
     assert_eq!(section(&m, "f", "t"), None);
+}
+
+#[test]
+fn products_of_counters_are_bounded_by_their_ranges() {
+    let m = c("void f(double *a, double *b, int m, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < m; i++)\n\
+                 for (int j = 1; j <= n; j++) { a[i * j] = 1; b[i * j - i] = 2; }\n\
+               }\n");
+    // i * j over i in 0..m-1, j in 1..n: 0 to (m - 1) * n.
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:m * n - n + 1"));
+    // i * j - i: by intervals at least 0 * 1 - (m - 1), which may fall before the data.
+    assert_eq!(section(&m, "f", "b"), None);
 }
 
 #[test]

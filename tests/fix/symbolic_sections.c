@@ -1,8 +1,9 @@
 /* Sections by symbolic ranges (DawnCC): each callee touches part of a malloc'd array through
  * an index omplens must bound — a `while` counter, a `do` counter, a local set by a
  * conditional, a band whose bounds are MIN/MAX of a guard, a non-affine `row * n + j` through
- * locals — and one (`v[ix[i]]`) that no range bounds, which falls back to the allocation.
- * The kernels have no map clauses: the pointers' data is unmapped until omplens maps it. */
+ * locals, a product of two counters (`p[i * j]`) — and one (`v[ix[i]]`) that no range
+ * bounds, which falls back to the allocation. The kernels have no map clauses: the
+ * pointers' data is unmapped until omplens maps it. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -57,6 +58,16 @@ static void gather(double *v, const int *ix, int n) {
     v[ix[i]] += 1.0;
 }
 
+static void products(double *r, const double *p, int m, int k) {
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < m; i++) {
+    double s = 0;
+    for (int j = 0; j < k; j++)
+      s += p[i * j];
+    r[i] = s;
+  }
+}
+
 static void ramp(double *q) {
 #pragma omp target
   {
@@ -79,6 +90,7 @@ int main(void) {
   double *v = malloc(sizeof(double) * n);
   double *q = malloc(sizeof(double) * n);
   int *ix = malloc(sizeof(int) * n);
+  double *r = malloc(sizeof(double) * M);
   for (int i = 0; i < n; i++) {
     x[i] = y[i] = z[i] = v[i] = q[i] = a[i] = i;
     src[i] = n - i;
@@ -91,11 +103,12 @@ int main(void) {
   neighbours(y, src, n, 0);
   band(z, w, n);
   gather(v, ix, n);
+  products(r, src, M, N);
   ramp(q);
   double s = 0;
   for (int i = 0; i < n; i++)
-    s += x[i] + a[i] + y[i] + z[i] + v[i] + q[i];
+    s += x[i] + a[i] + y[i] + z[i] + v[i] + q[i] + (i < M ? r[i] : 0);
   printf("%.1f\n", s);
-  free(x), free(a), free(y), free(src), free(z), free(w), free(v), free(q), free(ix);
+  free(x), free(a), free(y), free(src), free(z), free(w), free(v), free(q), free(ix), free(r);
   return 0;
 }

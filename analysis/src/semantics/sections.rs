@@ -634,6 +634,10 @@ impl Analysis<'_> {
                 b.flat_map(&mut |p| extreme(p, name, &first, &last, want_min, &names))
             };
             let (Some(l2), Some(h2)) = (over(&lo, true), over(&hi, false)) else {
+                // Not monotone one counter at a time (`i * j`): bound each term by the ranges.
+                if let Some(s) = self.interval_section(idx, chain, &names) {
+                    return Some(s);
+                }
                 return self.defeat(
                     span,
                     format!("its index is not monotone in `{name}` (or the bounds have too many candidates)"),
@@ -649,6 +653,56 @@ impl Analysis<'_> {
             );
         };
         Some(Section::from_bounds(&lo, &hi))
+    }
+
+    /// The section of `idx` by interval arithmetic, for indices that are products of counters
+    /// (`a[i * j]`): every counter of `chain` must range over `[lo, hi]` with bounds free of
+    /// counters and `lo` non-negative (sizes are taken as non-negative, as everywhere here);
+    /// each term is then at least the product of the low ends (at most, of the high ends) of
+    /// its factors, with the coefficient's sign deciding which end. Sound, maybe loose.
+    fn interval_section(
+        &mut self,
+        idx: &Poly,
+        chain: &[(VarId, LoopId)],
+        names: &[String],
+    ) -> Option<Section> {
+        let known = self.module.macros.clone();
+        let mut ranges: BTreeMap<&str, (Poly, Poly)> = BTreeMap::new();
+        for (k, &(v, l)) in chain.iter().enumerate() {
+            if !idx.contains_atom(&names[k]) {
+                continue;
+            }
+            if self.stray.contains(&v) {
+                return None;
+            }
+            let (first, last) = self.loop_range(l, v, &[])?;
+            let (lo, hi) = (first.resolve(true, &known)?, last.resolve(false, &known)?);
+            let free = |p: &Poly| names.iter().all(|n| !p.contains_atom(n));
+            if !free(&lo) || !free(&hi) || !lo.nonneg_coefficients() {
+                return None;
+            }
+            ranges.insert(&names[k], (lo, hi));
+        }
+        let (mut low, mut high) = (Poly::zero(), Poly::zero());
+        for (key, c) in idx.terms() {
+            let (mut a, mut b) = (Poly::constant(c), Poly::constant(c));
+            for atom in key {
+                let (x, y) = match ranges.get(atom.as_str()) {
+                    Some((lo, hi)) => (lo.clone(), hi.clone()),
+                    None => (Poly::atom(atom), Poly::atom(atom)),
+                };
+                a = a.mul(&x);
+                b = b.mul(&y);
+            }
+            // A negative coefficient turns the product of the high ends into the lowest value.
+            let (min, max) = if c >= 0 { (a, b) } else { (b, a) };
+            low = low.add(&min);
+            high = high.add(&max);
+        }
+        // A loose low end may fall below the data (`i * j - i`): only a provably
+        // non-negative one is a section.
+        low.nonneg_coefficients()
+            .then(|| Section::from_bounds(&low, &high))
     }
 
     /// `idx` with each local set inside the statements replaced by the values it is set to:
