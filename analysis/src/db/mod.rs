@@ -6,8 +6,11 @@
 //!       └─ pieces       the call graph's connected components, each a self-contained module
 //!           └─ component  one component, by its first function's name; equal across edits
 //!               │         elsewhere, so salsa backdates it and stops here
-//!               └─ piece_findings   AST-CFG, effects, data environment, rules (the work)
+//!               ├─ piece_findings   AST-CFG, effects, data environment, rules (the work)
+//!               ├─ piece_view       hover facts: data environment, editor view (views.rs)
+//!               └─ piece_plan       mapping synthesis (views.rs)
 //!       └─ file_findings            every piece's findings mapped back to the file
+//!       └─ file_view, file_plan     every piece's view and plan mapped back (offsets, ids)
 //! ```
 //!
 //! Typing inside one function re-runs `parse` and the cheap extraction, and the analysis of
@@ -18,6 +21,12 @@
 //! inputs only.
 
 pub mod piece;
+mod views;
+
+pub use views::{
+    combine_plans, combine_views, file_plan, file_view, piece_plan, piece_plans, piece_view,
+    piece_views,
+};
 
 use crate::check::{self, Finding};
 use crate::frontend::{TuCache, TuStats};
@@ -112,7 +121,8 @@ impl Database {
             .unwrap_or_default()
     }
 
-    /// The analyses run since the last call (`piece_findings NAME` per component).
+    /// The analyses run since the last call (`piece_findings NAME`, `piece_view NAME`,
+    /// `piece_plan NAME` per component).
     pub fn take_log(&self) -> Vec<String> {
         self.log
             .lock()

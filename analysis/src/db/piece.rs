@@ -26,11 +26,34 @@ pub struct PieceBody {
     pub source: String,
 }
 
-/// A piece: its body, and how to map its offsets back to the file.
+/// A piece: its body, and how to map its offsets and ids back to the file.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Piece {
     pub body: std::sync::Arc<PieceBody>,
     pub segments: Vec<Segment>,
+    /// The file's ids of the piece's functions, variables and directives (by the piece's
+    /// index). Kept beside the body, not in it: they change with edits elsewhere.
+    pub ids: PieceIds,
+}
+
+/// The original id of each renumbered one.
+#[derive(Clone, Debug, PartialEq, Default)]
+pub struct PieceIds {
+    pub funcs: Vec<FuncId>,
+    pub vars: Vec<VarId>,
+    pub dirs: Vec<DirId>,
+}
+
+impl PieceIds {
+    pub fn func(&self, f: FuncId) -> Option<FuncId> {
+        self.funcs.get(f.0 as usize).copied()
+    }
+    pub fn var(&self, v: VarId) -> Option<VarId> {
+        self.vars.get(v.0 as usize).copied()
+    }
+    pub fn dir(&self, d: DirId) -> Option<DirId> {
+        self.dirs.get(d.0 as usize).copied()
+    }
 }
 
 impl Piece {
@@ -222,6 +245,7 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         v.function = v.function.and_then(|f| r.known_func(f));
         out.vars.push(v);
     }
+    in_file_order(&mut out, &mut r.vars);
     for d in &module.diagnostics {
         if let Some(span) = d.span.and_then(map) {
             let mut d = d.clone();
@@ -235,7 +259,63 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
             source: text,
         }),
         segments,
+        ids: PieceIds {
+            funcs: r.funcs,
+            vars: r.vars,
+            dirs: r.dirs,
+        },
     }
+}
+
+/// Renumbers the piece's variables (`vars`: new id → the file's) in the file's order rather
+/// than first use: what the analyses list by variable (a kernel's implicit maps, its copies)
+/// then comes in the whole file's order. The relative order of a piece's variables does not
+/// change with edits elsewhere, so neither does the piece.
+fn in_file_order(out: &mut Module, vars: &mut Vec<VarId>) {
+    let mut order: Vec<usize> = (0..vars.len()).collect();
+    order.sort_by_key(|&i| vars[i]);
+    let mut rank = vec![0u32; order.len()];
+    for (k, &i) in order.iter().enumerate() {
+        rank[i] = k as u32;
+    }
+    // Every place `extract` renumbers a variable.
+    let re = |v: &mut VarId| {
+        if let Some(&k) = rank.get(v.0 as usize) {
+            *v = VarId(k);
+        }
+    };
+    for g in &mut out.functions {
+        g.params.iter_mut().for_each(re);
+        for s in &mut g.stmts {
+            match &mut s.kind {
+                StmtKind::Decl(ds) => ds.iter_mut().for_each(|(v, _)| re(v)),
+                StmtKind::For(fl) => fl.induction.iter_mut().for_each(re),
+                StmtKind::RangeFor { var, .. } => re(var),
+                _ => {}
+            }
+        }
+        for e in &mut g.exprs {
+            if let ExprKind::Var(v) = &mut e.kind {
+                re(v);
+            }
+        }
+    }
+    for d in &mut out.directives {
+        for b in &mut d.bindings {
+            if let BindingTarget::Var(v) = &mut b.target {
+                re(v);
+            }
+        }
+    }
+    let mut old: Vec<Option<crate::ir::Var>> = std::mem::take(&mut out.vars)
+        .into_iter()
+        .map(Some)
+        .collect();
+    out.vars = order
+        .iter()
+        .filter_map(|&i| old.get_mut(i)?.take())
+        .collect();
+    *vars = order.iter().map(|&i| vars[i]).collect();
 }
 
 /// `f` with renumbered parameters and spans in the piece (or none); with its body (still to

@@ -121,28 +121,16 @@ fn callers_and_callees_are_one_component() {
     assert_eq!(executed(&db), ["piece_findings scale"]);
 }
 
-/// The pieces together say what the whole-file check says, on every program of tests/check.
+/// The pieces together say what the whole-file check says, on every program of tests/check
+/// and tests/fix.
 #[test]
 fn pieces_agree_with_the_whole_file_check() {
     if crate::frontend::ensure_libclang().is_err() {
         return;
     }
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/check");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .expect("tests/check")
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "cpp")))
-        .collect();
-    files.sort();
-    assert!(files.len() > 20);
     let db = Database::default();
-    for path in files {
+    for (path, flags) in corpus() {
         let text = std::fs::read_to_string(&path).unwrap();
-        let flags = if path.extension().is_some_and(|e| e == "cpp") {
-            vec!["-std=c++17".to_string()]
-        } else {
-            vec![]
-        };
         let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
         let whole = check::check(&module, &text);
         let file = SourceFile::new(&db, path.display().to_string(), text, flags);
@@ -206,4 +194,192 @@ fn an_edit_is_a_reparse_with_the_findings_of_a_fresh_parse() {
     file.set_text(&mut db).to(TWO.into());
     assert_eq!(codes_and_lines(&db, file), first);
     assert_eq!(db.tu_stats().parses, 3, "forgotten: parsed anew");
+}
+
+/// The programs of tests/check and tests/fix with their flags.
+fn corpus() -> Vec<(std::path::PathBuf, Vec<String>)> {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests");
+    let mut files: Vec<_> = ["check", "fix"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(root.join(d)).expect("tests/check, tests/fix"))
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "cpp")))
+        .collect();
+    files.sort();
+    assert!(files.len() > 100);
+    files
+        .into_iter()
+        .map(|p| {
+            let flags = if p.extension().is_some_and(|e| e == "cpp") {
+                vec!["-std=c++17".to_string()]
+            } else {
+                vec![]
+            };
+            (p, flags)
+        })
+        .collect()
+}
+
+/// Items in a canonical order, for lists whose order the pieces need not keep.
+fn canonical<T: std::fmt::Debug>(v: &[T]) -> Vec<String> {
+    let mut out: Vec<String> = v.iter().map(|x| format!("{x:?}")).collect();
+    out.sort();
+    out
+}
+
+/// The pieces' views and plans, moved back to the file, are the whole file's: same
+/// directives (ids, spans, copies), same accesses, same function plans, diagnostics and edits.
+#[test]
+fn pieces_views_and_plans_agree_with_the_whole_file() {
+    if crate::frontend::ensure_libclang().is_err() {
+        return;
+    }
+    let db = Database::default();
+    let (mut directives, mut accesses, mut planned, mut edits) = (0, 0, 0, 0);
+    for (path, flags) in corpus() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
+        let file = SourceFile::new(&db, path.display().to_string(), text.clone(), flags);
+        let name = path.display();
+
+        let whole = crate::ide::view(&module, &crate::check::env::interpret(&module, &text));
+        let pieces = file_view(&db, file);
+        assert_eq!(pieces.directives, whole.directives, "{name}: directives");
+        assert_eq!(
+            canonical(&pieces.accesses),
+            canonical(&whole.accesses),
+            "{name}: accesses"
+        );
+        directives += whole.directives.len();
+        accesses += whole.accesses.len();
+
+        let whole = crate::plan::plan(&module);
+        let pieces = file_plan(&db, file);
+        assert_eq!(pieces.functions, whole.functions, "{name}: function plans");
+        assert_eq!(
+            canonical(&pieces.diagnostics),
+            canonical(&whole.diagnostics),
+            "{name}: plan diagnostics"
+        );
+        let e = whole.edits(&module, &text);
+        assert_eq!(pieces.edits(&module, &text), e, "{name}: edits");
+        planned += whole.functions.len();
+        edits += e.len();
+    }
+    // The corpus exercises every part of the mapping.
+    assert!(
+        directives > 100 && accesses > 1000,
+        "{directives} {accesses}"
+    );
+    assert!(planned > 50 && edits > 50, "{planned} {edits}");
+}
+
+#[test]
+fn an_edit_inside_one_function_recomputes_only_its_view_and_plan() {
+    if crate::frontend::ensure_libclang().is_err() {
+        return;
+    }
+    let mut db = Database::default();
+    let file = new_file(&db, TWO);
+    let view = file_view(&db, file);
+    let plan = file_plan(&db, file);
+    assert_eq!(
+        executed(&db),
+        [
+            "piece_plan scale",
+            "piece_plan shift",
+            "piece_plan total",
+            "piece_view scale",
+            "piece_view shift",
+            "piece_view total"
+        ]
+    );
+    assert_eq!(view.directives.len(), 3);
+    assert_eq!(plan.functions.len(), 3, "{plan:?}");
+
+    // Inside `shift`: only its component's view and plan run again, nothing moves.
+    let edited = TWO.replace("c[i] + 1.0", "c[i] + 2.0");
+    file.set_text(&mut db).to(edited.clone());
+    assert_eq!(file_view(&db, file), view);
+    assert_eq!(file_plan(&db, file), plan);
+    assert_eq!(executed(&db), ["piece_plan shift", "piece_view shift"]);
+
+    // A line above everything: nothing runs again, and every offset moves by its length.
+    let header = "/* header */\n";
+    file.set_text(&mut db).to(format!("{header}{edited}"));
+    let moved_view = file_view(&db, file);
+    let moved_plan = file_plan(&db, file);
+    assert_eq!(executed(&db), Vec::<String>::new());
+    let n = header.len() as u32;
+    let starts = |v: &crate::ide::FileView| -> Vec<u32> {
+        v.directives
+            .iter()
+            .map(|d| d.span.start)
+            .chain(v.accesses.iter().map(|a| a.span.start))
+            .collect()
+    };
+    assert_eq!(
+        starts(&moved_view),
+        starts(&view).iter().map(|s| s + n).collect::<Vec<_>>()
+    );
+    let text = file.text(&db).clone();
+    let module = parse(&db, file).module.clone().unwrap();
+    assert_eq!(
+        moved_plan.edits(&module, &text),
+        crate::plan::plan(&module).edits(&module, &text)
+    );
+}
+
+/// Timing (run with `--ignored --nocapture`): after an edit inside one function of a file of
+/// many components, the view and plan from the pieces against the whole-file computation the
+/// server did before.
+#[test]
+#[ignore]
+fn time_view_and_plan_after_an_edit() {
+    if crate::frontend::ensure_libclang().is_err() {
+        return;
+    }
+    let body = TWO.split_once("#define N 1000\n").unwrap().1;
+    let mut text = String::from("#include <stdlib.h>\n#define N 1000\n");
+    for k in 0..300 {
+        text.push_str(
+            &body
+                .replace("scale(", &format!("scale{k}("))
+                .replace("total(", &format!("total{k}("))
+                .replace("shift(", &format!("shift{k}(")),
+        );
+    }
+    let mut db = Database::default();
+    let file = new_file(&db, &text);
+    file_findings(&db, file);
+    file_view(&db, file);
+    file_plan(&db, file);
+    db.take_log();
+    let edited = text.replacen("c[i] + 1.0", "c[i] + 2.0", 1);
+    file.set_text(&mut db).to(edited.clone());
+    file_findings(&db, file);
+    let t = std::time::Instant::now();
+    let view = file_view(&db, file);
+    let plan = file_plan(&db, file);
+    let incremental = t.elapsed();
+    assert_eq!(
+        executed(&db),
+        [
+            "piece_findings shift0",
+            "piece_plan shift0",
+            "piece_view shift0"
+        ]
+    );
+    let module = parse(&db, file).module.clone().unwrap();
+    let t = std::time::Instant::now();
+    let whole_view = crate::ide::view(&module, &crate::check::env::interpret(&module, &edited));
+    let whole_plan = crate::plan::plan(&module);
+    let whole = t.elapsed();
+    assert_eq!(view.directives, whole_view.directives);
+    assert_eq!(plan.functions, whole_plan.functions);
+    eprintln!(
+        "{} lines, {} components: view+plan after an edit {incremental:?} (pieces) vs {whole:?} (whole file)",
+        edited.lines().count(),
+        pieces(&db, file).len()
+    );
 }

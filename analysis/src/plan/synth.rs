@@ -141,8 +141,10 @@ impl<'a> FnCtx<'a> {
         }
     }
 
-    fn line(&self, offset: u32) -> u32 {
-        self.module.line_col(offset).0
+    /// The line of `offset` as a message says it (a marker in a piece of a file, resolved
+    /// when the plan is mapped back: [`crate::check::line_ref`]).
+    fn line(&self, offset: u32) -> String {
+        crate::check::line_ref(self.module, offset)
     }
 
     fn anchor(&self, s: StmtId) -> Anchor {

@@ -23,7 +23,8 @@ pub const TEST_PANIC_ENV: &str = "OMPLENS_LSP_TEST_PANIC";
 
 /// Everything known about one version of a file. Diagnostics come from the incremental
 /// database at once; the editor view (hover, hints, lenses) and the synthesized plan are
-/// computed when first asked for (the server warms them after publishing diagnostics).
+/// asked of it when first needed (the server warms them after publishing diagnostics): only
+/// the call-graph components an edit touched compute theirs again.
 #[derive(Debug)]
 pub struct FileAnalysis {
     pub module: Arc<Module>,
@@ -34,32 +35,92 @@ pub struct FileAnalysis {
     pub unknown_suppressions: Vec<(u32, String)>,
     /// Why the nearest `.omplens.toml` was not used, if it is invalid.
     pub config_error: Option<String>,
+    /// The database's key of this text: (path, compile flags).
+    input: (PathBuf, Vec<String>),
     plan: OnceLock<Result<Plan, String>>,
-    view: OnceLock<FileView>,
+    view: OnceLock<Arc<FileView>>,
 }
 
 impl FileAnalysis {
     /// The synthesized mappings, or why there are none (the file does not compile).
     pub fn plan(&self) -> &Result<Plan, String> {
         self.plan.get_or_init(|| {
-            let errors = self.module.errors().count();
-            if errors == 0 {
-                Ok(plan::plan(&self.module))
-            } else {
-                Err(format!(
-                    "the file has {errors} error{}; omplens only rewrites code that compiles",
-                    if errors == 1 { "" } else { "s" }
-                ))
-            }
+            self.plan_from_db()
+                .unwrap_or_else(|| Ok(plan::plan(&self.module)))
         })
     }
 
     /// What hover, inlay hints and code lenses show.
     pub fn view(&self) -> &FileView {
         self.view.get_or_init(|| {
-            let facts = env::interpret(&self.module, &self.text);
-            ide::view(&self.module, &facts)
+            self.view_from_db().unwrap_or_else(|| {
+                let facts = env::interpret(&self.module, &self.text);
+                Arc::new(ide::view(&self.module, &facts))
+            })
         })
+    }
+
+    /// Computes the view and the plan from the database while it holds this text, and
+    /// nothing otherwise: a newer text is being analysed, and the whole-file work an old
+    /// version needs is left to a request that asks for it ([`Self::view`], [`Self::plan`]).
+    pub fn warm(&self) {
+        if self.view.get().is_none() {
+            if let Some(v) = self.view_from_db() {
+                let _ = self.view.set(v);
+            }
+        }
+        if self.plan.get().is_none() {
+            if let Some(p) = self.plan_from_db() {
+                let _ = self.plan.set(p);
+            }
+        }
+    }
+
+    /// The plan as [`Self::plan`] says it, if the database can tell (None: it holds a newer
+    /// text).
+    fn plan_from_db(&self) -> Option<Result<Plan, String>> {
+        let errors = self.module.errors().count();
+        if errors > 0 {
+            return Some(Err(format!(
+                "the file has {errors} error{}; omplens only rewrites code that compiles",
+                if errors == 1 { "" } else { "s" }
+            )));
+        }
+        let parts = self.ask_db(|db, f| db::piece_plans(db, f))?;
+        Some(Ok(db::combine_plans(&parts, &self.module)))
+    }
+
+    /// The view from the database's pieces (None: it holds a newer text). The pieces' views
+    /// are moved to the file after the database's clone is dropped.
+    fn view_from_db(&self) -> Option<Arc<FileView>> {
+        let parts = self.ask_db(|db, f| db::piece_views(db, f))?;
+        Some(Arc::new(db::combine_views(&parts)))
+    }
+
+    /// `query` on a clone of the database while it still holds this text (like
+    /// [`incremental_findings`]: outside the lock, again when a write elsewhere cancels it).
+    /// None once the file has a newer text or flags there: the caller then computes over the
+    /// whole of this text, as an old version's requests need.
+    fn ask_db<T>(&self, query: impl Fn(&db::Database, db::SourceFile) -> T) -> Option<T> {
+        let (path, flags) = &self.input;
+        loop {
+            let (snapshot, file) = {
+                let guard = lock_incremental();
+                let inc = guard.as_ref()?;
+                let file = *inc.files.get(path)?;
+                if *file.text(&inc.db) != *self.text || file.flags(&inc.db) != flags {
+                    return None;
+                }
+                (inc.db.clone(), file)
+            };
+            let r =
+                salsa::Cancelled::catch(std::panic::AssertUnwindSafe(|| query(&snapshot, file)));
+            // Before anything else: a writer may be waiting for this clone.
+            drop(snapshot);
+            if let Ok(v) = r {
+                return Some(v);
+            }
+        }
     }
 }
 
@@ -233,6 +294,7 @@ pub fn analyse(
         &settings.flags,
     )
     .map_err(|e| format!("omplens could not read the compilation database: {e}"))?;
+    let input = (path.to_path_buf(), flags.args.clone());
     let (module, findings) = match incremental_findings(path, text, flags.args, is_current)? {
         Ok(c) => c,
         Err(s) => return Ok(Err(s)),
@@ -249,6 +311,7 @@ pub fn analyse(
         findings: reported.findings,
         unknown_suppressions: reported.unknown_suppressions,
         config_error,
+        input,
         plan: OnceLock::new(),
         view: OnceLock::new(),
     }))

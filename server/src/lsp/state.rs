@@ -254,14 +254,23 @@ impl State {
             .unwrap_or(false);
         if current {
             self.publish(&uri, &analysed).await;
-            // Hover, hints, lenses and actions come next: prepare their data off the runtime.
+            // Hover, hints, lenses and actions come next: prepare their data off the runtime
+            // once the user pauses for a debounce interval. It runs the view and plan queries
+            // of the edited component on the database, and a newer edit would wait for them.
             let a = analysed.clone();
-            tokio::task::spawn_blocking(move || {
-                let _ = std::panic::catch_unwind(|| {
-                    if let Ok(fa) = &a.result {
-                        fa.view();
-                        let _ = fa.plan();
-                    }
+            let st = self.clone();
+            let pause = self.settings().debounce;
+            tokio::spawn(async move {
+                tokio::time::sleep(pause).await;
+                if !st.is_current(&uri, version, generation) {
+                    return;
+                }
+                tokio::task::spawn_blocking(move || {
+                    let _ = std::panic::catch_unwind(|| {
+                        if let Ok(fa) = &a.result {
+                            fa.warm();
+                        }
+                    });
                 });
             });
         }
