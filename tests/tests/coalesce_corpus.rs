@@ -70,7 +70,7 @@ fn analyse(p: &Program) -> Result<Analysed, String> {
 
 /// The expectation text of an analysis.
 fn render(a: &Analysed) -> String {
-    let mut s = coalesce::render(&a.module, &a.source, &a.reports);
+    let mut s = coalesce::render(&a.module, &a.reports);
     for f in &a.findings {
         let line = a.module.line_col(f.span.start).0;
         let fix = f
@@ -210,7 +210,7 @@ fn check_reshapings(p: &Program, scratch: &Path) -> Result<Vec<String>, String> 
                 "loop {} costs {} requests per warp after the reshaping; {want} were predicted\n{}",
                 i,
                 r.requests,
-                coalesce::render(&again.module, &again.source, &again.reports)
+                coalesce::render(&again.module, &again.reports)
             ));
         }
         if r.best.is_some() {

@@ -28,7 +28,7 @@ use crate::check::TextEdit;
 use crate::ir::access::AccessKind;
 use crate::ir::{kernel_stmts, stmt_children, DirId, FuncId, Module, Span, StmtId, StmtKind};
 use crate::pragma::{ClauseKind, Leaf, ScheduleKind};
-use crate::semantics::constants::{known_values_over, macro_values, Values};
+use crate::semantics::constants::{known_values, Values};
 pub use stride::{Cost, Mapping, Stride};
 pub use transform::Reshape;
 
@@ -89,8 +89,6 @@ pub struct LoopReport {
 /// Every parallel loop of every kernel of `module`.
 pub fn analyse(module: &Module, source: &str) -> Vec<LoopReport> {
     let mut out = Vec::new();
-    // The file's macros, scanned once (not once per function: large files).
-    let mut macros: Option<Values> = None;
     for (fi, func) in module.functions.iter().enumerate() {
         if !func.has_body || func.not_analysed.is_some() {
             continue;
@@ -117,13 +115,7 @@ pub fn analyse(module: &Module, source: &str) -> Vec<LoopReport> {
             }
             found.sort_by_key(|(_, b)| func.stmt(*b).span.start);
             for (d, root) in found {
-                let consts = consts.get_or_insert_with(|| {
-                    known_values_over(
-                        module,
-                        macros.get_or_insert_with(|| macro_values(source)).clone(),
-                        fid,
-                    )
-                });
+                let consts = consts.get_or_insert_with(|| known_values(module, fid));
                 if let Some(r) = analyse_loop(module, source, fid, d, root, consts) {
                     out.push(r);
                 }
@@ -320,11 +312,10 @@ pub fn requests_text(c: &Cost) -> String {
 }
 
 /// A stable text form of the reports (used by the tests' expectations).
-pub fn render(module: &Module, source: &str, reports: &[LoopReport]) -> String {
+pub fn render(module: &Module, reports: &[LoopReport]) -> String {
     let mut s = String::new();
-    let macros = macro_values(source);
     for r in reports {
-        let consts = known_values_over(module, macros.clone(), r.func);
+        let consts = known_values(module, r.func);
         let func = module.function(r.func);
         let line = module.line_col(func.stmt(r.root).span.start).0;
         s.push_str(&format!(

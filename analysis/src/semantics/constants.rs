@@ -11,15 +11,10 @@ pub type Values = BTreeMap<String, i64>;
 
 pub use crate::ir::macros::macro_values;
 
-/// The known values for code of `func` in `module`, lowered from `source`.
-pub fn known_values(module: &Module, source: &str, func: FuncId) -> Values {
-    known_values_over(module, macro_values(source), func)
-}
-
-/// [`known_values`] with the file's [`macro_values`] already computed (callers asking for many
-/// functions of one file scan its text once).
-pub fn known_values_over(module: &Module, macros: Values, func: FuncId) -> Values {
-    let mut out = macros;
+/// The known values for code of `func` in `module`: the file's integer macros
+/// (`Module::macros`, read once when the file was lowered) and the locals set once.
+pub fn known_values(module: &Module, func: FuncId) -> Values {
+    let mut out = module.macros.clone();
     let f = module.function(func);
     let changed = changed_vars(module, func);
     let decls: Vec<_> = f

@@ -5,7 +5,7 @@ use super::env::Facts;
 use super::{Finding, Severity};
 use crate::ir::{Callee, ExprId, ExprKind, FuncId, Module};
 use crate::plan::Plan;
-use crate::semantics::constants::{known_values_over, macro_values, Values};
+use crate::semantics::constants::{known_values, Values};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
@@ -234,7 +234,6 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         source,
         facts,
         plan: OnceCell::new(),
-        macros: OnceCell::new(),
         calls: OnceCell::new(),
         coalescing: OnceCell::new(),
     };
@@ -268,22 +267,14 @@ pub struct Context<'a> {
     pub source: &'a str,
     pub facts: &'a Facts,
     plan: OnceCell<Plan>,
-    macros: OnceCell<Values>,
     calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
     coalescing: OnceCell<Vec<crate::coalesce::LoopReport>>,
 }
 
 impl Context<'_> {
-    /// Values known where `func` uses them (macros of the file, locals set once); the file's
-    /// text is scanned for macros once per check, not once per question.
+    /// Values known where `func` uses them (macros of the file, locals set once).
     pub fn known_values(&self, func: FuncId) -> Values {
-        let macros = self.macros.get_or_init(|| macro_values(self.source));
-        known_values_over(self.module, macros.clone(), func)
-    }
-
-    /// The file's integer macros.
-    pub fn macros(&self) -> &Values {
-        self.macros.get_or_init(|| macro_values(self.source))
+        known_values(self.module, func)
     }
 
     /// The direct calls of `func` in the module: (caller, call expression). Indexed once, so

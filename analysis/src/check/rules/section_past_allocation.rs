@@ -22,7 +22,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         // Macros only: the section's names are the mapping function's, compared per caller.
-        let macros = cx.macros();
+        let macros = &cx.module.macros;
         let lower = match lower {
             Some(e) => poly_known(e, macros),
             None => Some(Poly::constant(0)),
