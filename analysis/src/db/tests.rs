@@ -242,7 +242,7 @@ fn pieces_views_and_plans_agree_with_the_whole_file() {
         let file = SourceFile::new(&db, path.display().to_string(), text.clone(), flags);
         let name = path.display();
 
-        let whole = crate::ide::view(&module, &crate::check::env::interpret(&module, &text));
+        let whole = crate::view::view(&module, &crate::check::env::interpret(&module, &text));
         let pieces = file_view(&db, file);
         assert_eq!(pieces.directives, whole.directives, "{name}: directives");
         assert_eq!(
@@ -311,7 +311,7 @@ fn an_edit_inside_one_function_recomputes_only_its_view_and_plan() {
     let moved_plan = file_plan(&db, file);
     assert_eq!(executed(&db), Vec::<String>::new());
     let n = header.len() as u32;
-    let starts = |v: &crate::ide::FileView| -> Vec<u32> {
+    let starts = |v: &crate::view::FileView| -> Vec<u32> {
         v.directives
             .iter()
             .map(|d| d.span.start)
@@ -372,7 +372,7 @@ fn time_view_and_plan_after_an_edit() {
     );
     let module = parse(&db, file).module.clone().unwrap();
     let t = std::time::Instant::now();
-    let whole_view = crate::ide::view(&module, &crate::check::env::interpret(&module, &edited));
+    let whole_view = crate::view::view(&module, &crate::check::env::interpret(&module, &edited));
     let whole_plan = crate::plan::plan(&module);
     let whole = t.elapsed();
     assert_eq!(view.directives, whole_view.directives);

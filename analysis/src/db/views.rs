@@ -8,10 +8,10 @@
 use super::piece::{Piece, PieceIds, Segment};
 use super::{component, parse, pieces, Db, PieceSlot, SourceFile};
 use crate::check::{self, env};
-use crate::ide::{self, AccessState, DirectiveView, FileView};
 use crate::ir::{Module, Span};
 use crate::plan::{self, Anchor, FunctionPlan, Plan, PlanDiagnostic};
 use crate::semantics::validity::Object;
+use crate::view::{self, AccessState, DirectiveView, FileView};
 use std::sync::Arc;
 
 /// The view of one component, in its synthetic coordinates and ids.
@@ -22,7 +22,7 @@ pub fn piece_view<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<FileView> {
     };
     db.log_execution(format!("piece_view {}", slot.name(db)));
     let facts = env::interpret(&p.module, &p.source);
-    Arc::new(ide::view(&p.module, &facts))
+    Arc::new(view::view(&p.module, &facts))
 }
 
 /// The plan of one component, in its synthetic coordinates and ids.
@@ -51,7 +51,7 @@ pub fn piece_views(db: &dyn Db, file: SourceFile) -> Vec<(Arc<FileView>, Piece)>
 }
 
 /// The view of the whole file from its pieces': directives in the order of their ids (as
-/// [`ide::view`] lists them), accesses function by function.
+/// [`view::view`] lists them), accesses function by function.
 pub fn combine_views(parts: &[(Arc<FileView>, Piece)]) -> FileView {
     let mut out = FileView::default();
     for (v, p) in parts {

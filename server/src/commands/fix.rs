@@ -5,12 +5,12 @@ use super::load;
 use super::write::write_atomic;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
-use omplens_analysis::frontend;
 use omplens_analysis::ir::Module;
 use omplens_analysis::plan::{self, rewrite, Plan};
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 /// The result of planning one file.
@@ -19,7 +19,7 @@ struct Planned {
     original: String,
     /// The text the plan applies to (after `--replace` stripped the old mappings).
     source: String,
-    module: Module,
+    module: Arc<Module>,
     plan: Plan,
     parse_ms: f64,
     analysis_ms: f64,
@@ -50,12 +50,14 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     let original = read_source(path)?;
     let mut source = original.clone();
     let t0 = Instant::now();
-    let mut module = frontend::lower_file(path, Some(&source), &clang_args)?;
+    let mut file = load::OneFile::new(path, source.clone(), clang_args);
+    let mut module = file.module()?;
     if replace {
         let strip = plan::strip::strip_mappings(&module, &source);
         if !strip.is_empty() {
             source = rewrite::apply(&source, &strip);
-            module = frontend::lower_file(path, Some(&source), &clang_args)?;
+            file.set_text(source.clone());
+            module = file.module()?;
         }
     }
     let parse_ms = t0.elapsed().as_secs_f64() * 1e3;
@@ -71,7 +73,7 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
         );
     }
     let t1 = Instant::now();
-    let plan = plan::plan(&module);
+    let plan = load::uncancelled(file.analysis().plan(path))?.map_err(anyhow::Error::msg)?;
     let analysis_ms = t1.elapsed().as_secs_f64() * 1e3;
     Ok(Planned {
         original,

@@ -8,7 +8,7 @@ use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: &SourceArgs) -> Result<ExitCode> {
-    let module = load::lower(args)?;
+    let module = load::one_file(args)?.module()?;
     let text = render_module(&module);
     let mut out = std::io::stdout().lock();
     // A closed pipe (`omplens ir f.c | head`) is not an error worth a panic.

@@ -2,15 +2,60 @@
 
 use crate::SourceArgs;
 use anyhow::{bail, Context, Result};
-use omplens_analysis::frontend::{self, flags};
+use omplens_analysis::frontend::flags;
+use omplens_analysis::ide::{Analysis, AnalysisHost, Cancellable, Change};
 use omplens_analysis::ir::Module;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-/// Lowers the file named on the command line, with its compile flags.
-pub fn lower(args: &SourceArgs) -> Result<Module> {
+/// One file on an analysis host of its own (the commands that take one file).
+pub struct OneFile {
+    host: AnalysisHost,
+    pub path: PathBuf,
+    args: Vec<String>,
+}
+
+impl OneFile {
+    pub fn new(path: &Path, text: String, args: Vec<String>) -> OneFile {
+        let mut f = OneFile {
+            host: AnalysisHost::new(),
+            path: path.to_path_buf(),
+            args,
+        };
+        f.set_text(text);
+        f
+    }
+
+    /// The file now has `text` (same flags).
+    pub fn set_text(&mut self, text: String) {
+        let mut change = Change::new();
+        change.set_file(self.path.clone(), text, self.args.clone());
+        self.host.apply_change(change);
+    }
+
+    pub fn analysis(&self) -> Analysis {
+        self.host.analysis()
+    }
+
+    /// The lowered module; an error when libclang refused the file.
+    pub fn module(&self) -> Result<Arc<Module>> {
+        uncancelled(self.analysis().module(&self.path))?.map_err(anyhow::Error::msg)
+    }
+}
+
+/// A query's answer; nothing changes a command's own host while it asks, so a cancellation
+/// is an internal error.
+pub fn uncancelled<T>(r: Cancellable<T>) -> Result<T> {
+    r.map_err(|_| anyhow::anyhow!("internal error: the analysis was cancelled"))
+}
+
+/// The file named on the command line, read from disk, with its compile flags.
+pub fn one_file(args: &SourceArgs) -> Result<OneFile> {
     check_inputs(args)?;
-    let module = frontend::lower_file(&args.file, None, &clang_args(args)?)?;
-    Ok(module)
+    let path = &args.file;
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let text = String::from_utf8_lossy(&bytes).into_owned();
+    Ok(OneFile::new(path, text, clang_args(args)?))
 }
 
 /// The clang arguments for the file: from the compilation database, plus those after `--`.

@@ -1,23 +1,29 @@
-//! One file: lower, check, drop what suppressions and configuration silence, and with
-//! `--fix` apply the fixes and check again.
+//! The files of a run, through the library's [`AnalysisHost`]: loaded in batches, every file
+//! of a batch set on the host at once, then analysed in parallel on snapshots (one per file);
+//! with `--fix` the fixes are written and the fixed files analysed again the same way. After a
+//! batch its files are removed from the host, which keeps memory bounded on long runs.
 
 use super::fixes;
 use super::lines::Lines;
+use super::parallel;
 use crate::commands::load;
 use crate::commands::write::write_atomic;
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::Config;
-use omplens_analysis::check::{self, Finding};
-use omplens_analysis::frontend;
+use omplens_analysis::check::Finding;
+use omplens_analysis::ide::{Analysis, AnalysisHost, Change};
 use omplens_analysis::ir::Module;
 use omplens_analysis::plan::rewrite;
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 /// What `check` needs to know beyond the file.
 pub struct Settings<'a> {
     pub build_dir: Option<&'a Path>,
     pub clang_flags: &'a [String],
     pub fix: bool,
+    /// Files analysed at once (default: one per core).
+    pub jobs: Option<usize>,
 }
 
 /// A checked file.
@@ -36,73 +42,193 @@ pub struct Checked {
     pub notes: Vec<String>,
 }
 
-pub fn check_file(path: &Path, settings: &Settings, config: &Config) -> Result<Checked> {
-    let args = load::file_flags(path, settings.build_dir, settings.clang_flags)?;
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let (mut text, lossless) = match String::from_utf8(bytes) {
-        Ok(t) => (t, true),
-        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
-    };
-    let mut notes = Vec::new();
-    let (mut module, mut findings, mut comment_notes) = analyse(path, &text, &args, config)?;
-    let mut fixed = 0;
-    if settings.fix && !findings.iter().all(|f| f.fixes.is_empty()) {
-        if !lossless {
-            notes.push(format!(
-                "{}: not UTF-8 text; no fixes written",
-                path.display()
-            ));
-        } else if !compile_errors(path, &module, &text).is_empty() {
-            notes.push(format!(
-                "{}: has errors; omplens only rewrites code that compiles, no fixes written",
-                path.display()
-            ));
-        } else {
-            let selection = fixes::select(&text, &findings);
-            let lines = Lines::new(&text);
-            for (i, why) in &selection.skipped {
-                let f = &findings[*i];
-                let p = lines.position(f.span.start);
-                notes.push(format!(
-                    "{}:{}:{}: note: fix for [{}] not applied: {why}",
-                    path.display(),
-                    p.line,
-                    p.column,
-                    f.code
-                ));
-            }
-            let new = rewrite::apply(&text, &selection.edits);
-            if new != text {
-                write_atomic(path, &new)?;
-                fixed = selection.applied;
-                text = new;
-                (module, findings, comment_notes) = analyse(path, &text, &args, config)?;
+/// One file of the run: its configuration and what became of it.
+pub struct Job<'a> {
+    pub path: &'a Path,
+    pub config: &'a Config,
+}
+
+/// A file read and given its flags, ready to be set on the host.
+struct Loaded {
+    text: String,
+    lossless: bool,
+    args: Vec<String>,
+}
+
+/// The outcome of one file: `Err` for a file that could not be checked (its message), and
+/// the outer `Err` for a panic (its message).
+pub type Outcome = Result<Result<Checked, String>, String>;
+
+/// Every job, in order; `done(n)` after each file's first analysis.
+pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize)) -> Vec<Outcome> {
+    let threads = settings
+        .jobs
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
+        .max(1);
+    // Enough files per batch to keep every thread busy, few enough to bound memory.
+    let batch = (threads * 4).max(8);
+    let mut host = AnalysisHost::new();
+    let mut out = Vec::with_capacity(jobs.len());
+    let mut finished = 0;
+    for chunk in jobs.chunks(batch) {
+        let outcomes = check_batch(&mut host, chunk, settings, threads, &mut |n| {
+            done(finished + n)
+        });
+        finished += chunk.len();
+        out.extend(outcomes);
+    }
+    out
+}
+
+fn check_batch(
+    host: &mut AnalysisHost,
+    jobs: &[Job],
+    settings: &Settings,
+    threads: usize,
+    done: &mut dyn FnMut(usize),
+) -> Vec<Outcome> {
+    let loaded: Vec<Result<Loaded, String>> = jobs
+        .iter()
+        .map(|j| load_file(j.path, settings).map_err(|e| format!("{e:#}")))
+        .collect();
+    let mut change = Change::new();
+    for (j, l) in jobs.iter().zip(&loaded) {
+        if let Ok(l) = l {
+            change.set_file(j.path, l.text.clone(), l.args.clone());
+        }
+    }
+    host.apply_change(change);
+
+    // First analysis; with `--fix`, the fixed text is written here too.
+    let first = on_snapshots(host, jobs.len(), threads, done, |i, a| {
+        let l = loaded[i].as_ref().map_err(Clone::clone)?;
+        let mut c = analyse(a, jobs[i].path, &l.text, jobs[i].config)?;
+        let mut fix_notes = 0;
+        if settings.fix {
+            fix_notes = fix(&mut c, l, jobs[i].path).map_err(|e| format!("{e:#}"))?;
+        }
+        Ok((c, fix_notes))
+    });
+    let (first, fix_notes): (Vec<Outcome>, Vec<usize>) = first
+        .into_iter()
+        .map(|r| match r {
+            Ok(Ok((c, n))) => (Ok(Ok(c)), n),
+            Ok(Err(e)) => (Ok(Err(e)), 0),
+            Err(p) => (Err(p), 0),
+        })
+        .unzip();
+
+    // Files whose fixes were written are analysed again on their new text.
+    let mut change = Change::new();
+    for (j, r) in jobs.iter().zip(&first) {
+        if let Ok(Ok(c)) = r {
+            if c.fixed > 0 {
+                let args = loaded_args(&loaded, j.path, jobs);
+                change.set_file(j.path, c.text.clone(), args);
             }
         }
     }
-    notes.extend(comment_notes);
-    Ok(Checked {
-        path: path.to_path_buf(),
-        compile_errors: compile_errors(path, &module, &text),
+    let mut outcomes = first;
+    if !change.is_empty() {
+        host.apply_change(change);
+        let again = on_snapshots(
+            host,
+            jobs.len(),
+            threads,
+            &mut |_| {},
+            |i, a| match &outcomes[i] {
+                Ok(Ok(c)) if c.fixed > 0 => {
+                    analyse(a, jobs[i].path, &c.text, jobs[i].config).map(Some)
+                }
+                _ => Ok(None),
+            },
+        );
+        for ((o, r), kept) in outcomes.iter_mut().zip(again).zip(fix_notes) {
+            let Ok(Ok(c)) = o else { continue };
+            match r {
+                Ok(Ok(Some(new))) => {
+                    let (fixed, mut notes) = (c.fixed, std::mem::take(&mut c.notes));
+                    // The notes about fixes come first, then the fixed text's own.
+                    notes.truncate(kept);
+                    notes.extend(new.notes);
+                    *c = Checked {
+                        fixed,
+                        notes,
+                        ..new
+                    };
+                }
+                Ok(Ok(None)) => {}
+                Ok(Err(e)) => *o = Ok(Err(e)),
+                Err(p) => *o = Err(p),
+            }
+        }
+    }
+
+    let mut change = Change::new();
+    for j in jobs {
+        change.remove_file(j.path);
+    }
+    host.apply_change(change);
+    outcomes
+}
+
+fn loaded_args(loaded: &[Result<Loaded, String>], path: &Path, jobs: &[Job]) -> Vec<String> {
+    jobs.iter()
+        .position(|j| j.path == path)
+        .and_then(|i| loaded[i].as_ref().ok())
+        .map(|l| l.args.clone())
+        .unwrap_or_default()
+}
+
+/// `f(i, snapshot)` for every index below `n` on `threads` threads, each with a snapshot of
+/// its own (made here: a snapshot is `Send` but not `Sync`). Every snapshot is dropped
+/// before this returns, so the host can take the next change.
+fn on_snapshots<R: Send>(
+    host: &AnalysisHost,
+    n: usize,
+    threads: usize,
+    done: &mut dyn FnMut(usize),
+    f: impl Fn(usize, &Analysis) -> Result<R, String> + Sync,
+) -> Vec<Result<Result<R, String>, String>> {
+    let items: Vec<(usize, Mutex<Option<Analysis>>)> = (0..n)
+        .map(|i| (i, Mutex::new(Some(host.analysis()))))
+        .collect();
+    parallel::map(
+        &items,
+        Some(threads),
+        |(i, snapshot)| {
+            let taken = snapshot.lock().ok().and_then(|mut s| s.take());
+            match taken {
+                Some(a) => f(*i, &a),
+                None => Err("internal error: no snapshot".to_string()),
+            }
+        },
+        done,
+    )
+}
+
+fn load_file(path: &Path, settings: &Settings) -> Result<Loaded> {
+    let args = load::file_flags(path, settings.build_dir, settings.clang_flags)?;
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    let (text, lossless) = match String::from_utf8(bytes) {
+        Ok(t) => (t, true),
+        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
+    };
+    Ok(Loaded {
         text,
-        findings,
-        fixed,
-        notes,
+        lossless,
+        args,
     })
 }
 
-/// The module, the findings left after suppressions and configuration, and warnings about
-/// the suppression comments.
-fn analyse(
-    path: &Path,
-    text: &str,
-    args: &[String],
-    config: &Config,
-) -> Result<(Module, Vec<Finding>, Vec<String>)> {
-    let module = frontend::lower_file(path, Some(text), args)?;
-    let reported = check::report(text, check::check(&module, text), &[config]);
+/// The findings left after suppressions and configuration, the compile errors and warnings
+/// about the suppression comments, from a snapshot holding `text` for `path`.
+fn analyse(a: &Analysis, path: &Path, text: &str, config: &Config) -> Result<Checked, String> {
+    let cancelled = |_| "internal error: the analysis was cancelled".to_string();
+    let module = a.module(path).map_err(cancelled)??;
+    let diagnostics = a.diagnostics(path, &[config]).map_err(cancelled)?;
     let lines = Lines::new(text);
-    let notes = reported
+    let notes = diagnostics
         .unknown_suppressions
         .iter()
         .map(|(offset, name)| {
@@ -115,7 +241,63 @@ fn analyse(
             )
         })
         .collect();
-    Ok((module, reported.findings, notes))
+    Ok(Checked {
+        path: path.to_path_buf(),
+        compile_errors: compile_errors(path, &module, text),
+        text: text.to_string(),
+        findings: diagnostics.findings,
+        fixed: 0,
+        notes,
+    })
+}
+
+/// `--fix`: the selected fixes written to the file (atomically); `c.text` becomes the new
+/// text and `c.fixed` the number of findings fixed. Notes put first say which fixes were
+/// left out; returns how many.
+fn fix(c: &mut Checked, loaded: &Loaded, path: &Path) -> Result<usize> {
+    if c.findings.iter().all(|f| f.fixes.is_empty()) {
+        return Ok(0);
+    }
+    if !loaded.lossless {
+        c.notes.insert(
+            0,
+            format!("{}: not UTF-8 text; no fixes written", path.display()),
+        );
+        return Ok(1);
+    }
+    if !c.compile_errors.is_empty() {
+        c.notes.insert(
+            0,
+            format!(
+                "{}: has errors; omplens only rewrites code that compiles, no fixes written",
+                path.display()
+            ),
+        );
+        return Ok(1);
+    }
+    let selection = fixes::select(&c.text, &c.findings);
+    let lines = Lines::new(&c.text);
+    let mut skipped = Vec::new();
+    for (i, why) in &selection.skipped {
+        let f = &c.findings[*i];
+        let p = lines.position(f.span.start);
+        skipped.push(format!(
+            "{}:{}:{}: note: fix for [{}] not applied: {why}",
+            path.display(),
+            p.line,
+            p.column,
+            f.code
+        ));
+    }
+    let n = skipped.len();
+    c.notes.splice(0..0, skipped);
+    let new = rewrite::apply(&c.text, &selection.edits);
+    if new != c.text {
+        write_atomic(path, &new)?;
+        c.fixed = selection.applied;
+        c.text = new;
+    }
+    Ok(n)
 }
 
 fn compile_errors(path: &Path, module: &Module, text: &str) -> Vec<String> {

@@ -16,7 +16,7 @@ mod render;
 mod sarif;
 
 use crate::{CheckArgs, Format};
-use analyse::{Checked, Settings};
+use analyse::{Checked, Job, Settings};
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::{self, Config};
 use omplens_analysis::check::Severity;
@@ -38,19 +38,18 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         build_dir: args.build_dir.as_deref(),
         clang_flags: &args.clang_flags,
         fix: args.fix,
+        jobs: args.jobs.map(usize::from),
     };
     let progress = parallel::Progress::new(files.len());
-    let jobs: Vec<(&PathBuf, &Config)> = files
+    let jobs: Vec<Job> = files
         .iter()
         .zip(&config_of)
-        .map(|(f, &c)| (f, &configs[c]))
+        .map(|(f, &c)| Job {
+            path: f,
+            config: &configs[c],
+        })
         .collect();
-    let results = parallel::map(
-        &jobs,
-        args.jobs.map(usize::from),
-        |(path, config)| analyse::check_file(path, &settings, config).map_err(|e| format!("{e:#}")),
-        |done| progress.update(done),
-    );
+    let results = analyse::check_files(&jobs, &settings, |done| progress.update(done));
     progress.clear();
 
     let mut checked = Vec::new();

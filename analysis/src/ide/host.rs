@@ -1,0 +1,171 @@
+//! [`AnalysisHost`]: the owner of the database, with one salsa input per file path.
+
+use super::snapshot::Analysis;
+use crate::db::{self, SourceFile};
+use salsa::Setter;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// Files closed (removed) before the database starts anew. Salsa keeps a removed file's
+/// input and the results derived from its last text (they are replaced only when asked for
+/// again), so after this many removals the host rebuilds its database with the files still
+/// open: memory stays bounded however many files come and go.
+const RESET_AFTER_REMOVED: usize = 16;
+
+/// What one file becomes.
+#[derive(Clone, Debug)]
+enum FileChange {
+    Set { text: String, flags: Vec<String> },
+    Remove,
+}
+
+/// A batch of changes, applied at once by [`AnalysisHost::apply_change`].
+#[derive(Clone, Debug, Default)]
+pub struct Change {
+    files: Vec<(PathBuf, FileChange)>,
+}
+
+impl Change {
+    pub fn new() -> Change {
+        Change::default()
+    }
+
+    /// The file at `path` now has `text`, compiled with `flags`.
+    pub fn set_file(&mut self, path: impl Into<PathBuf>, text: String, flags: Vec<String>) {
+        self.files
+            .push((path.into(), FileChange::Set { text, flags }));
+    }
+
+    /// The file at `path` is closed: its text, translation unit and results are dropped.
+    pub fn remove_file(&mut self, path: impl Into<PathBuf>) {
+        self.files.push((path.into(), FileChange::Remove));
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.files.is_empty()
+    }
+}
+
+/// The analysis state of a set of files. Applying a change cancels the queries running on
+/// snapshots and waits until they are dropped.
+pub struct AnalysisHost {
+    db: db::Database,
+    files: Arc<HashMap<PathBuf, SourceFile>>,
+    removed: usize,
+    tu_cache: Option<usize>,
+}
+
+impl Default for AnalysisHost {
+    fn default() -> Self {
+        AnalysisHost::new()
+    }
+}
+
+impl AnalysisHost {
+    /// A host that parses every text afresh (the command line: each file is parsed once).
+    pub fn new() -> AnalysisHost {
+        AnalysisHost {
+            db: db::Database::default(),
+            files: Arc::default(),
+            removed: 0,
+            tu_cache: None,
+        }
+    }
+
+    /// A host that keeps the translation units of the `capacity` most recently parsed files
+    /// and reparses them with a precompiled preamble on the next text (an editor).
+    pub fn with_tu_cache(capacity: usize) -> AnalysisHost {
+        AnalysisHost {
+            db: db::Database::with_tu_cache(capacity),
+            files: Arc::default(),
+            removed: 0,
+            tu_cache: Some(capacity),
+        }
+    }
+
+    /// A snapshot to ask questions of; drop it before the next change.
+    pub fn analysis(&self) -> Analysis {
+        Analysis::new(self.db.clone(), self.files.clone())
+    }
+
+    /// Whether the host holds exactly this text and these flags for `path`.
+    pub fn holds(&self, path: &Path, text: &str, flags: &[String]) -> bool {
+        self.files
+            .get(path)
+            .is_some_and(|f| f.text(&self.db) == text && f.flags(&self.db) == flags)
+    }
+
+    /// Applies every change of the batch. Waits until running snapshots are dropped (their
+    /// queries are cancelled first).
+    pub fn apply_change(&mut self, change: Change) {
+        let mut removed_any = false;
+        for (path, c) in change.files {
+            match c {
+                FileChange::Set { text, flags } => self.set(path, text, flags),
+                FileChange::Remove => {
+                    self.remove(&path);
+                    removed_any = true;
+                }
+            }
+        }
+        if removed_any && self.removed >= RESET_AFTER_REMOVED {
+            self.rebuild();
+        }
+    }
+
+    fn set(&mut self, path: PathBuf, text: String, flags: Vec<String>) {
+        if let Some(&f) = self.files.get(&path) {
+            if *f.text(&self.db) != text {
+                f.set_text(&mut self.db).to(text);
+            }
+            if *f.flags(&self.db) != flags {
+                f.set_flags(&mut self.db).to(flags);
+            }
+            return;
+        }
+        let f = SourceFile::new(&self.db, path.display().to_string(), text, flags);
+        Arc::make_mut(&mut self.files).insert(path, f);
+    }
+
+    fn remove(&mut self, path: &Path) {
+        self.db.forget_tu(&path.display().to_string());
+        if let Some(f) = Arc::make_mut(&mut self.files).remove(path) {
+            f.set_text(&mut self.db).to(String::new());
+            self.removed += 1;
+        }
+    }
+
+    /// A new database holding the open files' current inputs.
+    fn rebuild(&mut self) {
+        let open: Vec<(PathBuf, String, Vec<String>)> = self
+            .files
+            .iter()
+            .map(|(p, f)| {
+                (
+                    p.clone(),
+                    f.text(&self.db).clone(),
+                    f.flags(&self.db).clone(),
+                )
+            })
+            .collect();
+        let mut fresh = match self.tu_cache {
+            Some(n) => AnalysisHost::with_tu_cache(n),
+            None => AnalysisHost::new(),
+        };
+        for (p, t, fl) in open {
+            fresh.set(p, t, fl);
+        }
+        *self = fresh;
+    }
+
+    /// Translation units parsed and reparsed through the cache (zero without one).
+    pub fn tu_stats(&self) -> crate::frontend::TuStats {
+        self.db.tu_stats()
+    }
+
+    /// The analyses run since the last call (for tests that count re-analysis).
+    pub fn take_log(&self) -> Vec<String> {
+        self.db.take_log()
+    }
+}
