@@ -5,7 +5,8 @@
 //!     UPDATE_SNAPSHOTS=1 cargo test -p omplens-tests --test corpus_ir
 
 use omplens_analysis::frontend::{flags, lower_file};
-use omplens_analysis::ir::{render_module, Severity, StmtKind};
+use omplens_analysis::ide::render_ir;
+use omplens_analysis::ir::{Severity, StmtKind};
 use std::path::{Path, PathBuf};
 
 fn corpus_dir() -> PathBuf {
@@ -91,7 +92,7 @@ fn corpus_ir_snapshots() {
                     continue;
                 }
             };
-            check_snapshot(&path, &render_module(&m), &mut failures);
+            check_snapshot(&path, &render_ir(&m), &mut failures);
         }
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));

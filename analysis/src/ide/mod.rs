@@ -9,9 +9,11 @@
 //! host cancels the queries running on snapshots (they return [`Cancelled`]) and waits until
 //! every snapshot is dropped: never hold one across a change.
 
+mod dump;
 mod host;
 mod snapshot;
 
+pub use dump::render_ir;
 pub use host::{AnalysisHost, Change};
 pub use snapshot::{Analysis, Diagnostics};
 

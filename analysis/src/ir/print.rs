@@ -11,7 +11,20 @@ use std::fmt::Write;
 /// Expressions longer than this are cut in the listing.
 const MAX_EXPR_CHARS: usize = 120;
 
+/// The IR alone (no analysis): what the front end made of the file.
 pub fn render_module(m: &Module) -> String {
+    let execs = device::classify(m);
+    let cfgs = cfg::build_all(m, &execs);
+    render_module_with(m, &cfgs, &mut |_, _, _| {})
+}
+
+/// The IR with lines an analysis adds after each function's (`annotate(id, function, out)`;
+/// `omplens ir` adds side effects and dependencies), over the functions' AST-CFGs `cfgs`.
+pub fn render_module_with(
+    m: &Module,
+    cfgs: &[Option<Cfg>],
+    annotate: &mut dyn FnMut(FuncId, &Function, &mut String),
+) -> String {
     let mut out = String::new();
     let file = std::path::Path::new(&m.path)
         .file_name()
@@ -43,15 +56,11 @@ pub fn render_module(m: &Module) -> String {
             let _ = writeln!(out, "  {}", var_line(m, v));
         }
     }
-    let execs = device::classify(m);
-    let cfgs = cfg::build_all(m, &execs);
-    let sums = crate::semantics::effects::summarize_with(m, &cfgs);
-    let deps = crate::semantics::validity::all_dependencies_with(m, &cfgs, &sums);
     for (i, f) in m.functions.iter().enumerate() {
         if let Some(g) = &cfgs[i] {
-            render_function(m, FuncId(i as u32), f, g, &mut out);
-            render_effects(m, f, &sums[i], execs[i], &mut out);
-            render_dependencies(m, f, &deps[i], &mut out);
+            let id = FuncId(i as u32);
+            render_function(m, id, f, g, &mut out);
+            annotate(id, f, &mut out);
         }
     }
     if !m.directives.is_empty() {
@@ -129,62 +138,6 @@ fn render_function(m: &Module, id: FuncId, f: &Function, g: &Cfg, out: &mut Stri
         let _ = writeln!(out, "  local {}", var_line(m, v));
     }
     render_cfg(m, f, g, out);
-}
-
-/// One line: what the function does to data its callers can see.
-fn render_effects(
-    m: &Module,
-    f: &Function,
-    s: &crate::semantics::effects::Summary,
-    exec: cfg::Exec,
-    out: &mut String,
-) {
-    let mut parts = Vec::new();
-    for (p, e) in f.params.iter().zip(&s.params) {
-        if !e.is_empty() {
-            parts.push(format!("*{}: {}", m.var(*p).name, e.spaces(exec)));
-        }
-    }
-    if !s.this.is_empty() {
-        parts.push(format!("this: {}", s.this.spaces(exec)));
-    }
-    for (g, e) in &s.globals {
-        if !e.is_empty() {
-            parts.push(format!("{}: {}", m.var(*g).name, e.spaces(exec)));
-        }
-    }
-    if !parts.is_empty() {
-        let _ = writeln!(out, "  effects: {}", parts.join("; "));
-    }
-}
-
-/// One line per true dependency: data read where it may be stale.
-fn render_dependencies(
-    m: &Module,
-    f: &Function,
-    deps: &[crate::semantics::validity::Dependency],
-    out: &mut String,
-) {
-    use crate::semantics::validity::{Direction, Object};
-    for d in deps {
-        let name = match &d.object {
-            Object::Var(v) => m.var(*v).name.clone(),
-            Object::Member(s) => format!("this->{s}"),
-        };
-        let dir = match d.direction {
-            Direction::ToDevice => "host->device",
-            Direction::ToHost => "device->host",
-        };
-        let carried = d
-            .loop_carried
-            .map(|l| format!(" (carried by L{})", l.0))
-            .unwrap_or_default();
-        let _ = writeln!(
-            out,
-            "  dependency {name}: {dir} at {}{carried}",
-            pos(m, Some(f.stmt(d.stmt).span))
-        );
-    }
 }
 
 fn render_cfg(m: &Module, f: &Function, g: &Cfg, out: &mut String) {
@@ -350,7 +303,7 @@ fn var_line(m: &Module, v: &Var) -> String {
     )
 }
 
-fn pos(m: &Module, s: Option<Span>) -> String {
+pub(crate) fn pos(m: &Module, s: Option<Span>) -> String {
     match s {
         Some(s) => {
             let (l, c) = m.line_col(s.start);

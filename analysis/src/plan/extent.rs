@@ -136,7 +136,7 @@ fn hosted_sections(
                 out.push(None);
                 continue;
             };
-            let kernels = super::synth::kernel_stmts(module, callee);
+            let kernels = crate::ir::kernel_stmts(module, callee);
             let Ok(mut s) = sections::accessed_section_named(module, *c, cg, *p, &kernels) else {
                 out.push(None);
                 continue;

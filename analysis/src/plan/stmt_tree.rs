@@ -9,7 +9,7 @@ pub struct StmtTree<'f> {
     parent: Vec<Option<StmtId>>,
 }
 
-pub use crate::ir::stmt_children as children;
+use crate::ir::stmt_children;
 
 pub fn is_loop(kind: &StmtKind) -> bool {
     matches!(
@@ -27,7 +27,7 @@ impl<'f> StmtTree<'f> {
             if std::mem::replace(&mut seen[s.0 as usize], true) {
                 continue;
             }
-            for c in children(&func.stmt(s).kind) {
+            for c in stmt_children(&func.stmt(s).kind) {
                 if (c.0 as usize) < parent.len() {
                     parent[c.0 as usize] = Some(s);
                     stack.push(c);

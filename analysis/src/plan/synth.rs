@@ -14,7 +14,7 @@
 
 use super::extent::{self, Extent};
 use super::nodes::NodeGraph;
-use super::stmt_tree::{self, contains, is_loop, StmtTree};
+use super::stmt_tree::{contains, is_loop, StmtTree};
 use super::*;
 use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
 use crate::ir::{device, BindingTarget, Module, StmtId, StmtKind, Storage, VarId};
@@ -47,7 +47,7 @@ pub fn plan(module: &Module) -> Plan {
     out
 }
 
-pub(super) use crate::ir::kernel_stmts;
+use crate::ir::kernel_stmts;
 
 /// A function whose effects on data it shares with callers all happen inside its kernels:
 /// a caller may keep that data on the device around its calls.
@@ -344,7 +344,7 @@ impl<'a> FnCtx<'a> {
                         ),
                     });
                 }
-                k => stack.extend(stmt_tree::children(k)),
+                k => stack.extend(crate::ir::stmt_children(k)),
             }
         }
         ok

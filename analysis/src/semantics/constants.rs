@@ -9,8 +9,6 @@ use std::collections::{BTreeMap, BTreeSet};
 
 pub type Values = BTreeMap<String, i64>;
 
-pub use crate::ir::macros::macro_values;
-
 /// The known values for code of `func` in `module`: the file's integer macros
 /// (`Module::macros`, read once when the file was lowered) and the locals set once.
 pub fn known_values(module: &Module, func: FuncId) -> Values {

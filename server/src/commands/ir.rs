@@ -3,13 +3,13 @@
 use super::load;
 use crate::SourceArgs;
 use anyhow::Result;
-use omplens_analysis::ir::render_module;
+use omplens_analysis::ide::render_ir;
 use std::io::Write;
 use std::process::ExitCode;
 
 pub fn run(args: &SourceArgs) -> Result<ExitCode> {
     let module = load::one_file(args)?.module()?;
-    let text = render_module(&module);
+    let text = render_ir(&module);
     let mut out = std::io::stdout().lock();
     // A closed pipe (`omplens ir f.c | head`) is not an error worth a panic.
     if out.write_all(text.as_bytes()).is_err() {
