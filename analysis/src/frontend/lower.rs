@@ -159,7 +159,7 @@ impl<'a> Lowerer<'a> {
             }
             let dir = p.dir;
             self.next_pragma += 1;
-            let d = self.module.directives[dir.0 as usize].directive.clone();
+            let d = self.module.directives[dir].directive.clone();
             match d.kind {
                 DirectiveKind::DeclareTarget if d.clauses.is_empty() && d.arguments.is_empty() => {
                     self.declare_target_depth += 1
@@ -401,7 +401,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn directive_stmt(&mut self, dir: DirId, body: Option<StmtId>) -> StmtId {
-        let d = &self.module.directives[dir.0 as usize];
+        let d = &self.module.directives[dir];
         let span = match body {
             Some(b) => Span {
                 start: d.directive.span.start,
@@ -410,7 +410,7 @@ impl<'a> Lowerer<'a> {
             None => d.directive.span,
         };
         let bindings = self.resolve_items(dir);
-        let info = &mut self.module.directives[dir.0 as usize];
+        let info = &mut self.module.directives[dir];
         info.function = self.cur_func;
         info.governs = body;
         info.bindings = bindings;
@@ -431,7 +431,7 @@ impl<'a> Lowerer<'a> {
         let pending = self.take_pragmas(start);
         let mut wrapping = Vec::new();
         for dir in pending {
-            if self.module.directives[dir.0 as usize]
+            if self.module.directives[dir]
                 .directive
                 .kind
                 .has_associated_statement()
@@ -474,12 +474,12 @@ impl<'a> Lowerer<'a> {
     /// nothing to govern.
     fn trailing_pragmas(&mut self, end: u32, out: &mut Vec<StmtId>) {
         for dir in self.take_pragmas(end) {
-            if self.module.directives[dir.0 as usize]
+            if self.module.directives[dir]
                 .directive
                 .kind
                 .has_associated_statement()
             {
-                let d = &self.module.directives[dir.0 as usize].directive;
+                let d = &self.module.directives[dir].directive;
                 let name = d.kind.name();
                 let after = d.span.end;
                 let unparsed = self.module.diagnostics.iter().any(|x| {
@@ -506,7 +506,7 @@ impl<'a> Lowerer<'a> {
     /// enclosing declaration, then parameters, then globals, then (in a C++ member function)
     /// a data member of `this`. A name that resolves to nothing gets a warning.
     fn resolve_items(&mut self, dir: DirId) -> Vec<Binding> {
-        let d = &self.module.directives[dir.0 as usize].directive;
+        let d = &self.module.directives[dir].directive;
         let at = d.span.start;
         let items: Vec<(String, Span, String)> = d
             .clause_items()
@@ -555,7 +555,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn misplaced(&mut self, dir: DirId, message: &str) {
-        let span = self.module.directives[dir.0 as usize].directive.span;
+        let span = self.module.directives[dir].directive.span;
         self.module.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             span: Some(span),

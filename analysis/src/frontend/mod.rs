@@ -195,14 +195,13 @@ fn collect_directives(
             });
         }
         if let Some(directive) = parsed.directive {
-            let id = DirId(module.directives.len() as u32);
-            out.push((raw.span.start, id));
-            module.directives.push(DirectiveInfo {
+            let id = module.directives.push(DirectiveInfo {
                 directive,
                 function: None,
                 governs: None,
                 bindings: Vec::new(),
             });
+            out.push((raw.span.start, id));
         }
     }
     out
