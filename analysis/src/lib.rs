@@ -1,5 +1,8 @@
 //! omplens analysis library: everything that knows C, OpenMP and data flow.
 //! Knows nothing of LSP or JSON-RPC; exposes plain data in editor terms.
+//!
+//! No `unsafe` code, except in `frontend/libclang.rs`, the safe cursor API over libclang.
+#![deny(unsafe_code)]
 
 pub mod check;
 pub mod coalesce;

@@ -207,12 +207,11 @@ impl FileView {
 /// The view of `module` (lowered from `source`) with its facts.
 pub fn view(module: &Module, facts: &Facts) -> FileView {
     let mut directives = Vec::new();
-    for (i, info) in module.directives.iter().enumerate() {
+    for (dir, info) in module.directives.iter_enumerated() {
         let kind = info.directive.kind;
         if !(kind.is_offload_kernel() || kind.is_data_mapping()) {
             continue;
         }
-        let dir = DirId(i as u32);
         let mut transfers: Vec<Transfer> = facts
             .copies
             .iter()

@@ -5,7 +5,9 @@ use common::lower;
 use omplens_analysis::frontend::lower_file;
 use omplens_analysis::ir::access::{AccessKind, Root};
 use omplens_analysis::ir::cfg::{self, Exec, LoopKind, NodeKind};
-use omplens_analysis::ir::{device, BindingTarget, FuncId, Module, Severity, StmtKind, Storage};
+use omplens_analysis::ir::{
+    device, BindingTarget, DirId, FuncId, Module, Severity, StmtKind, Storage,
+};
 
 fn func(m: &Module, name: &str) -> FuncId {
     let i = m
@@ -134,7 +136,7 @@ fn kernel_bodies_run_on_the_device() {
         .count();
     assert_eq!((device_stmts, host_stmts), (1, 2));
     assert_eq!(g.loops[0].exec, Exec::Device);
-    let d = &m.directives[0];
+    let d = m.directive(DirId(0));
     assert!(d.governs.is_some());
 }
 
@@ -235,8 +237,11 @@ fn pragmas_in_skipped_blocks_are_ignored() {
         "void f(double *a) {\n#if 0\n#pragma omp target\n#endif\n#ifdef _OPENMP\n#pragma omp target\n#endif\n  a[0] = 1;\n}\n",
     );
     assert_eq!(m.directives.len(), 1);
-    assert_eq!(m.line_col(m.directives[0].directive.span.start), (6, 1));
-    assert!(m.directives[0].governs.is_some());
+    assert_eq!(
+        m.line_col(m.directive(DirId(0)).directive.span.start),
+        (6, 1)
+    );
+    assert!(m.directive(DirId(0)).governs.is_some());
 }
 
 #[test]
@@ -289,7 +294,7 @@ fn clause_names_resolve_by_scope() {
         "n.c",
         "int g;\nvoid f(int n) {\n  { int a[4]; }\n  double a = 1;\n#pragma omp target map(to: a, g, n, zz)\n  n++;\n}\n",
     );
-    let b = &m.directives[0].bindings;
+    let b = &m.directive(DirId(0)).bindings;
     let var = |i: usize| match b[i].target {
         BindingTarget::Var(v) => Some((m.var(v).name.as_str(), m.var(v).storage)),
         _ => None,

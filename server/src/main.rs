@@ -1,5 +1,7 @@
 //! `omplens`: a language server and command-line tool for OpenMP offload data mappings.
 
+#![deny(unsafe_code)]
+
 mod commands;
 mod lsp;
 
@@ -128,6 +130,12 @@ enum Command {
 }
 
 fn main() -> ExitCode {
+    // Before any thread starts (the parallel `check`, the language server's runtime): setting
+    // an environment variable is only sound while the process is single-threaded. clang-sys
+    // reads LIBCLANG_PATH when libclang is first loaded.
+    if let Some(dir) = omplens_analysis::frontend::default_libclang_path() {
+        std::env::set_var("LIBCLANG_PATH", dir);
+    }
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Check(args) => commands::check::run(&args),

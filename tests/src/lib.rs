@@ -1,6 +1,8 @@
 //! Shared helpers for the end-to-end tests. The corpus tests live in the integration tests;
 //! the oracle (real host offloading with clang-19 and libomptarget) lives here.
 
+#![deny(unsafe_code)]
+
 pub mod fix_programs;
 pub mod oracle;
 pub mod oracle_log;

@@ -206,9 +206,9 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         i += 1;
     }
     // Directives: those of the piece's functions in first use, then the file-scope ones.
-    for (d, info) in module.directives.iter().enumerate() {
+    for (d, info) in module.directives.iter_enumerated() {
         if info.function.is_none() {
-            r.dir(DirId(d as u32));
+            r.dir(d);
         }
     }
     for old in r.dirs.clone() {
@@ -385,9 +385,9 @@ impl Renumber {
             r.func(*f);
         }
         // Directives in the order of the piece's functions.
-        for (d, info) in module.directives.iter().enumerate() {
+        for (d, info) in module.directives.iter_enumerated() {
             if info.function.is_some_and(|f| members.contains(&f)) {
-                r.dir(DirId(d as u32));
+                r.dir(d);
             }
         }
         r

@@ -1,12 +1,38 @@
-//! Thin safe wrappers over the clang-sys calls the front end uses. This file and `lower.rs`
-//! are the only places that touch clang-sys.
+//! The safe face of libclang: the only module of the crate with `unsafe` code, and, apart from
+//! the kind constants `lower.rs` matches on, the only one that touches clang-sys.
 //!
 //! libclang is loaded at run time, so that a machine without it gets a clear message instead
 //! of a dynamic-linker failure. clang-sys keeps the loaded library per thread; every entry
 //! point calls [`ensure_loaded`] on its own thread, which shares one loaded copy.
+//!
+//! # Safety invariants
+//!
+//! Every `unsafe` block below calls into libclang through clang-sys and relies on these:
+//!
+//! - **Loaded library.** clang-sys's wrappers look the function up in the library loaded on
+//!   the calling thread and *panic* (never call through a dangling pointer) when there is none
+//!   or it lacks the function; [`ensure_loaded`] rejects a libclang older than 17, which has
+//!   every function called here.
+//! - **Live handles.** A [`TranslationUnit`] owns its `CXTranslationUnit` and `CXIndex` and
+//!   disposes them only in `Drop`. A [`Cursor<'tu>`] or [`Type<'tu>`] can only be made from a
+//!   `&'tu TranslationUnit` (or from another cursor or type of it), so it cannot outlive the
+//!   unit, nor live across [`TranslationUnit::reparse`] (which takes `&mut self` and
+//!   invalidates every cursor). Null cursors and invalid types are valid arguments to every
+//!   libclang query used here (they answer "null", "invalid" or 0).
+//! - **One thread at a time.** `TranslationUnit` is `Send` but not `Sync`, and cursors and
+//!   types are neither (they hold raw pointers), so a unit and everything made from it is used
+//!   by one thread at a time, as libclang requires.
+//! - **No unwinding through C.** The only callback ([`Cursor::children`]) pushes onto a `Vec`
+//!   and returns; nothing in it can unwind into libclang (see DESIGN.md).
+//! - **Owned results.** Every `CXString`, diagnostic, evaluation result and range list that
+//!   libclang hands over is disposed exactly once, right after it is read.
+
+#![deny(clippy::undocumented_unsafe_blocks)]
 
 use clang_sys::*;
 use std::ffi::{CStr, CString};
+use std::hash::{Hash, Hasher};
+use std::marker::PhantomData;
 use std::os::raw::{c_uint, c_void};
 use std::sync::{Arc, OnceLock};
 
@@ -17,18 +43,26 @@ const MIN_MAJOR: u32 = 17;
 
 static LIBRARY: OnceLock<Result<Arc<SharedLibrary>, String>> = OnceLock::new();
 
+/// The directory a program should give clang-sys as `LIBCLANG_PATH` when the user gave none:
+/// Debian's libclang 19, if it is installed. `None` when `LIBCLANG_PATH` is already set or
+/// that directory does not exist.
+///
+/// The library never sets environment variables (that is unsound once other threads run);
+/// `omplens`'s `main` sets this default before it starts any thread, and `cargo test` gets the
+/// same value from `.cargo/config.toml`. Without it, clang-sys searches the usual directories
+/// itself and loads the newest libclang it finds.
+pub fn default_libclang_path() -> Option<&'static str> {
+    (std::env::var_os("LIBCLANG_PATH").is_none()
+        && std::path::Path::new(DEFAULT_LIBCLANG_DIR).is_dir())
+    .then_some(DEFAULT_LIBCLANG_DIR)
+}
+
 /// Loads libclang (once per process) and makes it usable on the calling thread.
 pub fn ensure_loaded() -> Result<(), String> {
     if clang_sys::is_loaded() {
         return Ok(());
     }
     let lib = LIBRARY.get_or_init(|| {
-        if std::env::var_os("LIBCLANG_PATH").is_none()
-            && std::path::Path::new(DEFAULT_LIBCLANG_DIR).is_dir()
-        {
-            // Only read by clang-sys's search below; set once, before any parse runs.
-            std::env::set_var("LIBCLANG_PATH", DEFAULT_LIBCLANG_DIR);
-        }
         let lib = clang_sys::load_manually().map_err(|e| {
             format!(
                 "libclang could not be loaded ({e}).\n\
@@ -61,11 +95,14 @@ fn check_version() -> Result<(), String> {
 
 /// `clang_getClangVersion`, e.g. "Debian clang version 19.1.7".
 pub fn version() -> String {
-    unsafe { take_string(clang_getClangVersion()) }
+    // SAFETY: takes no handle; the returned string is ours to dispose (`take_string`).
+    take_string(unsafe { clang_getClangVersion() })
 }
 
-/// Converts and disposes a CXString.
-pub fn take_string(s: CXString) -> String {
+/// Converts and disposes a CXString that libclang handed over.
+fn take_string(s: CXString) -> String {
+    // SAFETY: `s` came from a libclang call that transfers ownership of the string; it is
+    // read (a NUL-terminated C string, or null) before it is disposed, once, here.
     unsafe {
         let p = clang_getCString(s);
         let out = if p.is_null() {
@@ -78,11 +115,12 @@ pub fn take_string(s: CXString) -> String {
     }
 }
 
-pub struct Index(CXIndex);
+struct Index(CXIndex);
 
 impl Index {
-    pub fn new() -> Index {
+    fn new() -> Index {
         // exclude declarations from PCH: 0; display diagnostics on stderr: 0.
+        // SAFETY: plain arguments; the index is disposed once, in `drop`.
         Index(unsafe { clang_createIndex(0, 0) })
     }
 }
@@ -92,26 +130,31 @@ impl Drop for Index {
         // A kept unit may be dropped on a thread that never parsed (a closed file's, on
         // another worker): clang-sys needs the library loaded on the calling thread.
         if ensure_loaded().is_ok() {
+            // SAFETY: the index was created by `Index::new` and is disposed only here; the
+            // translation unit made from it was disposed first (field order, see below).
             unsafe { clang_disposeIndex(self.0) }
         }
     }
 }
 
 pub struct TranslationUnit {
-    pub tu: CXTranslationUnit,
-    // Keeps the index alive as long as the translation unit.
+    tu: CXTranslationUnit,
+    // Keeps the index alive as long as the translation unit (fields drop after `drop`).
     _index: Index,
 }
 
 // SAFETY: a libclang translation unit (and its index) may be used from any thread as long as
 // no two threads use it at once; the TU cache keeps each behind a mutex, and a fresh parse
-// is owned by the one thread lowering it.
+// is owned by the one thread lowering it. It is deliberately not `Sync`, and the cursors and
+// types borrowed from it are neither `Send` nor `Sync`.
 unsafe impl Send for TranslationUnit {}
 
 impl Drop for TranslationUnit {
     fn drop(&mut self) {
         // See `Index::drop`: the thread may not have loaded libclang yet.
         if ensure_loaded().is_ok() {
+            // SAFETY: `self.tu` is non-null (checked in `parse_with`) and owned by `self`; no
+            // cursor can outlive `self` (they borrow it), so nothing uses it after this.
             unsafe { clang_disposeTranslationUnit(self.tu) }
         }
     }
@@ -180,6 +223,9 @@ pub fn parse_with(
             CXTranslationUnit_PrecompiledPreamble | CXTranslationUnit_CreatePreambleOnFirstParse;
     }
     let mut tu: CXTranslationUnit = std::ptr::null_mut();
+    // SAFETY: `index` is live; the path, the flags (`c_args`, pointed to by `arg_ptrs`) and
+    // the unsaved buffers (`buffer`, pointed to by `unsaved`) are NUL-terminated and outlive
+    // the call, and the lengths passed are those of the arrays; `tu` is a valid out-pointer.
     let code = unsafe {
         clang_parseTranslationUnit2(
             index.0,
@@ -215,6 +261,9 @@ impl TranslationUnit {
     pub fn reparse(&mut self, path: &str, contents: &str) -> Result<(), String> {
         let buffer = Unsaved::new(path, Some(contents))?;
         let mut unsaved = buffer.files();
+        // SAFETY: `self.tu` is live, and `&mut self` guarantees no cursor of it exists (they
+        // borrow the unit), so invalidating them is sound; the unsaved buffers outlive the
+        // call and `unsaved.len()` is their number.
         let code = unsafe {
             clang_reparseTranslationUnit(
                 self.tu,
@@ -230,54 +279,336 @@ impl TranslationUnit {
         }
         Ok(())
     }
-}
 
-/// The children of a cursor, in order. The callback only pushes: nothing in it can unwind.
-pub fn children(c: CXCursor) -> Vec<CXCursor> {
-    extern "C" fn visit(c: CXCursor, _parent: CXCursor, data: CXClientData) -> CXChildVisitResult {
-        // SAFETY: `data` is the Vec passed below, alive for the whole visit.
-        let out = unsafe { &mut *(data as *mut Vec<CXCursor>) };
-        out.push(c);
-        CXChildVisit_Continue
+    /// The cursor of the whole translation unit, the root of its declarations.
+    pub fn cursor(&self) -> Cursor<'_> {
+        // SAFETY: `self.tu` is live for the borrow the cursor carries.
+        Cursor::new(unsafe { clang_getTranslationUnitCursor(self.tu) })
     }
-    let mut out: Vec<CXCursor> = Vec::new();
-    unsafe {
-        clang_visitChildren(c, visit, &mut out as *mut Vec<CXCursor> as *mut c_void);
+
+    /// libclang's handle of the file `path` in this unit (null if the unit has no such file).
+    fn file(&self, path: &str) -> CXFile {
+        match CString::new(path) {
+            // SAFETY: `self.tu` is live and the name is NUL-terminated for the call.
+            Ok(p) => unsafe { clang_getFile(self.tu, p.as_ptr()) },
+            Err(_) => std::ptr::null_mut(),
+        }
     }
-    out
 }
 
-pub fn kind(c: CXCursor) -> CXCursorKind {
-    unsafe { clang_getCursorKind(c) }
+// ----- cursors and types -----------------------------------------------------------------
+
+/// A libclang cursor (an AST node) of the translation unit it borrows: it cannot outlive the
+/// unit or be used across a reparse. Equality and hashing are libclang's
+/// (`clang_equalCursors`, `clang_hashCursor`). Null cursors never come out of the accessors
+/// that return `Option`.
+#[derive(Clone, Copy)]
+pub struct Cursor<'tu> {
+    raw: CXCursor,
+    _tu: PhantomData<&'tu TranslationUnit>,
 }
 
-pub fn spelling(c: CXCursor) -> String {
-    unsafe { take_string(clang_getCursorSpelling(c)) }
+/// A libclang type, borrowed from its translation unit like [`Cursor`].
+#[derive(Clone, Copy)]
+pub struct Type<'tu> {
+    raw: CXType,
+    _tu: PhantomData<&'tu TranslationUnit>,
 }
 
-pub fn is_null(c: CXCursor) -> bool {
-    unsafe { clang_Cursor_isNull(c) != 0 }
+/// `clang_isDeclaration`: whether cursors of kind `k` are declarations.
+pub fn is_declaration(k: CXCursorKind) -> bool {
+    // SAFETY: a plain value in, a plain value out; any kind is accepted.
+    unsafe { clang_isDeclaration(k) != 0 }
 }
+
+/// `clang_isExpression`: whether cursors of kind `k` are expressions.
+pub fn is_expression(k: CXCursorKind) -> bool {
+    // SAFETY: as in `is_declaration`.
+    unsafe { clang_isExpression(k) != 0 }
+}
+
+/// `clang_isStatement`: whether cursors of kind `k` are statements.
+pub fn is_statement(k: CXCursorKind) -> bool {
+    // SAFETY: as in `is_declaration`.
+    unsafe { clang_isStatement(k) != 0 }
+}
+
+/// libclang's name of a cursor kind (`"CXXTryStmt"`).
+pub fn kind_spelling(k: CXCursorKind) -> String {
+    // SAFETY: a plain value in; the string is ours to dispose (`take_string`).
+    take_string(unsafe { clang_getCursorKindSpelling(k) })
+}
+
+impl<'tu> Cursor<'tu> {
+    /// Wraps a cursor that libclang returned for a cursor or unit of lifetime `'tu`.
+    fn new(raw: CXCursor) -> Self {
+        Cursor {
+            raw,
+            _tu: PhantomData,
+        }
+    }
+
+    /// [`Cursor::new`], `None` for the null cursor.
+    fn non_null(raw: CXCursor) -> Option<Self> {
+        let c = Cursor::new(raw);
+        (!c.is_null()).then_some(c)
+    }
+
+    pub fn is_null(self) -> bool {
+        // SAFETY: the handle is a live cursor of a live unit, used on the unit's one thread
+        // (see the module's safety invariants); arguments and results are plain values, and
+        // results that own memory go through `take_string` or are disposed in place. Every
+        // block in the `impl`s of `Cursor` and `Type` that says "see `is_null`" rests on this.
+        unsafe { clang_Cursor_isNull(self.raw) != 0 }
+    }
+
+    pub fn kind(self) -> CXCursorKind {
+        // SAFETY: see `is_null`.
+        unsafe { clang_getCursorKind(self.raw) }
+    }
+
+    pub fn spelling(self) -> String {
+        // SAFETY: see `is_null`; the string is ours to dispose.
+        take_string(unsafe { clang_getCursorSpelling(self.raw) })
+    }
+
+    /// The children of the cursor, in order. The callback only pushes: nothing in it can
+    /// unwind into libclang.
+    pub fn children(self) -> Vec<Cursor<'tu>> {
+        extern "C" fn visit(
+            c: CXCursor,
+            _parent: CXCursor,
+            data: CXClientData,
+        ) -> CXChildVisitResult {
+            // SAFETY: `data` is the `Vec` passed to `clang_visitChildren` below, alive and not
+            // otherwise borrowed for the whole visit.
+            let out = unsafe { &mut *(data as *mut Vec<CXCursor>) };
+            out.push(c);
+            CXChildVisit_Continue
+        }
+        let mut out: Vec<CXCursor> = Vec::new();
+        // SAFETY: see `is_null`; `visit` matches the callback type, never unwinds, and gets
+        // `out` as its client data, which lives across the call.
+        unsafe {
+            clang_visitChildren(
+                self.raw,
+                visit,
+                &mut out as *mut Vec<CXCursor> as *mut c_void,
+            );
+        }
+        out.into_iter().map(Cursor::new).collect()
+    }
+
+    /// Extent of the cursor as main-file offsets, `None` if it does not start in the main
+    /// file.
+    pub fn extent(self) -> Option<(u32, u32)> {
+        // SAFETY: see `is_null`; a source range is a plain value.
+        let r = unsafe { clang_getCursorExtent(self.raw) };
+        // SAFETY: as above.
+        let (s, in_main) = offset(unsafe { clang_getRangeStart(r) });
+        if !in_main {
+            return None;
+        }
+        // SAFETY: as above.
+        let (e, _) = offset(unsafe { clang_getRangeEnd(r) });
+        Some((s, e.max(s)))
+    }
+
+    /// Offset of the cursor's own location (e.g. a declarator's name), if in the main file.
+    pub fn location(self) -> Option<u32> {
+        // SAFETY: see `is_null`.
+        let (o, in_main) = offset(unsafe { clang_getCursorLocation(self.raw) });
+        in_main.then_some(o)
+    }
+
+    /// The type of the declaration or expression.
+    pub fn ty(self) -> Type<'tu> {
+        // SAFETY: see `is_null`.
+        Type::new(unsafe { clang_getCursorType(self.raw) })
+    }
+
+    /// The declaration a reference or call refers to.
+    pub fn referenced(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `is_null`.
+        Cursor::non_null(unsafe { clang_getCursorReferenced(self.raw) })
+    }
+
+    /// The canonical (first) declaration of the entity.
+    pub fn canonical(self) -> Cursor<'tu> {
+        // SAFETY: see `is_null`.
+        Cursor::new(unsafe { clang_getCanonicalCursor(self.raw) })
+    }
+
+    /// The template a specialisation (or a member of one) was instantiated from.
+    pub fn specialized_template(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `is_null`.
+        Cursor::non_null(unsafe { clang_getSpecializedCursorTemplate(self.raw) })
+    }
+
+    /// The semantic parent (the function of a local, the class of a member, ...).
+    pub fn semantic_parent(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `is_null`.
+        Cursor::non_null(unsafe { clang_getCursorSemanticParent(self.raw) })
+    }
+
+    pub fn is_definition(self) -> bool {
+        // SAFETY: see `is_null`.
+        unsafe { clang_isCursorDefinition(self.raw) != 0 }
+    }
+
+    pub fn is_static_method(self) -> bool {
+        // SAFETY: see `is_null`.
+        unsafe { clang_CXXMethod_isStatic(self.raw) != 0 }
+    }
+
+    pub fn storage_class(self) -> CX_StorageClass {
+        // SAFETY: see `is_null`.
+        unsafe { clang_Cursor_getStorageClass(self.raw) }
+    }
+
+    /// The arguments of a call, or the parameters of a function declaration, as libclang
+    /// numbers them (an entry may be the null cursor).
+    pub fn arguments(self) -> Vec<Cursor<'tu>> {
+        // SAFETY: see `is_null`; -1 (not a call or function) yields no argument.
+        let n = unsafe { clang_Cursor_getNumArguments(self.raw) }.max(0) as u32;
+        (0..n)
+            // SAFETY: see `is_null`; `i` is below the count.
+            .map(|i| Cursor::new(unsafe { clang_Cursor_getArgument(self.raw, i) }))
+            .collect()
+    }
+
+    /// The initialiser of a variable declaration.
+    pub fn var_decl_initializer(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `is_null`.
+        Cursor::non_null(unsafe { clang_Cursor_getVarDeclInitializer(self.raw) })
+    }
+
+    pub fn binary_operator(self) -> CXBinaryOperatorKind {
+        // SAFETY: see `is_null`; present in libclang 17+ (checked by `ensure_loaded`).
+        unsafe { clang_getCursorBinaryOperatorKind(self.raw) }
+    }
+
+    pub fn unary_operator(self) -> CXUnaryOperatorKind {
+        // SAFETY: as in `binary_operator`.
+        unsafe { clang_getCursorUnaryOperatorKind(self.raw) }
+    }
+
+    pub fn enum_constant_value(self) -> i64 {
+        // SAFETY: see `is_null`.
+        unsafe { clang_getEnumConstantDeclValue(self.raw) }
+    }
+
+    /// Folds an integer constant expression (`clang_Cursor_Evaluate`).
+    pub fn evaluate_int(self) -> Option<i64> {
+        // SAFETY: see `is_null`; the result is read and then disposed once.
+        unsafe {
+            let r = clang_Cursor_Evaluate(self.raw);
+            if r.is_null() {
+                return None;
+            }
+            let v = if clang_EvalResult_getKind(r) == CXEval_Int {
+                Some(clang_EvalResult_getAsLongLong(r))
+            } else {
+                None
+            };
+            clang_EvalResult_dispose(r);
+            v
+        }
+    }
+}
+
+impl PartialEq for Cursor<'_> {
+    fn eq(&self, other: &Self) -> bool {
+        // SAFETY: see `Cursor::is_null`.
+        unsafe { clang_equalCursors(self.raw, other.raw) != 0 }
+    }
+}
+
+impl Eq for Cursor<'_> {}
+
+impl Hash for Cursor<'_> {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        // SAFETY: see `Cursor::is_null`. Cursors libclang calls equal hash alike.
+        state.write_u32(unsafe { clang_hashCursor(self.raw) });
+    }
+}
+
+impl<'tu> Type<'tu> {
+    fn new(raw: CXType) -> Self {
+        Type {
+            raw,
+            _tu: PhantomData,
+        }
+    }
+
+    pub fn kind(self) -> CXTypeKind {
+        self.raw.kind
+    }
+
+    pub fn spelling(self) -> String {
+        // SAFETY: see `Cursor::is_null`; the string is ours to dispose.
+        take_string(unsafe { clang_getTypeSpelling(self.raw) })
+    }
+
+    pub fn canonical(self) -> Type<'tu> {
+        // SAFETY: see `Cursor::is_null`.
+        Type::new(unsafe { clang_getCanonicalType(self.raw) })
+    }
+
+    /// The pointee of a pointer or reference type.
+    pub fn pointee(self) -> Type<'tu> {
+        // SAFETY: see `Cursor::is_null`.
+        Type::new(unsafe { clang_getPointeeType(self.raw) })
+    }
+
+    /// The return type of a function type.
+    pub fn result(self) -> Type<'tu> {
+        // SAFETY: see `Cursor::is_null`.
+        Type::new(unsafe { clang_getResultType(self.raw) })
+    }
+
+    /// The element type of an array type.
+    pub fn array_element(self) -> Type<'tu> {
+        // SAFETY: see `Cursor::is_null`.
+        Type::new(unsafe { clang_getArrayElementType(self.raw) })
+    }
+
+    /// The length of a constant array type (negative otherwise).
+    pub fn array_size(self) -> i64 {
+        // SAFETY: see `Cursor::is_null`.
+        unsafe { clang_getArraySize(self.raw) }
+    }
+
+    /// `sizeof` in bytes, or a negative `CXTypeLayoutError`.
+    pub fn size_of(self) -> i64 {
+        // SAFETY: see `Cursor::is_null`.
+        unsafe { clang_Type_getSizeOf(self.raw) }
+    }
+
+    pub fn is_const(self) -> bool {
+        // SAFETY: see `Cursor::is_null`.
+        unsafe { clang_isConstQualifiedType(self.raw) != 0 }
+    }
+}
+
+// ----- locations, skipped ranges, diagnostics ----------------------------------------------
 
 thread_local! {
     /// The main file of the translation unit being lowered on this thread.
     static MAIN_FILE: std::cell::Cell<CXFile> = const { std::cell::Cell::new(std::ptr::null_mut()) };
 }
 
-/// Makes `path` of `tu` the main file for [`offset`] while the guard lives.
-pub struct MainFileGuard(());
+/// Makes `path` of `tu` the main file for the offsets of cursors while the guard lives.
+pub struct MainFileGuard<'tu>(PhantomData<&'tu TranslationUnit>);
 
-impl MainFileGuard {
-    pub fn new(tu: &TranslationUnit, path: &str) -> MainFileGuard {
-        let file = CString::new(path)
-            .map(|p| unsafe { clang_getFile(tu.tu, p.as_ptr()) })
-            .unwrap_or(std::ptr::null_mut());
-        MAIN_FILE.with(|m| m.set(file));
-        MainFileGuard(())
+impl<'tu> MainFileGuard<'tu> {
+    pub fn new(tu: &'tu TranslationUnit, path: &str) -> MainFileGuard<'tu> {
+        MAIN_FILE.with(|m| m.set(tu.file(path)));
+        MainFileGuard(PhantomData)
     }
 }
 
-impl Drop for MainFileGuard {
+impl Drop for MainFileGuard<'_> {
     fn drop(&mut self) {
         MAIN_FILE.with(|m| m.set(std::ptr::null_mut()));
     }
@@ -285,9 +616,13 @@ impl Drop for MainFileGuard {
 
 /// File offset of a location's expansion point (where a macro was used, for code that comes
 /// from a macro), and whether that point is in the main file.
-pub fn offset(loc: CXSourceLocation) -> (u32, bool) {
+fn offset(loc: CXSourceLocation) -> (u32, bool) {
     let mut off: c_uint = 0;
     let mut file: CXFile = std::ptr::null_mut();
+    // SAFETY: `loc` comes from a live unit (see `Cursor::is_null`) and the out-pointers are
+    // valid locals (null for the values not wanted, which libclang allows). The main file
+    // was set by a `MainFileGuard`, which borrows the unit being lowered; it is compared
+    // only while non-null.
     unsafe {
         clang_getExpansionLocation(
             loc,
@@ -306,52 +641,16 @@ pub fn offset(loc: CXSourceLocation) -> (u32, bool) {
     }
 }
 
-/// Extent of a cursor as main-file offsets, `None` if it does not start in the main file.
-pub fn extent(c: CXCursor) -> Option<(u32, u32)> {
-    unsafe {
-        let r = clang_getCursorExtent(c);
-        let (s, in_main) = offset(clang_getRangeStart(r));
-        if !in_main {
-            return None;
-        }
-        let (e, _) = offset(clang_getRangeEnd(r));
-        Some((s, e.max(s)))
-    }
-}
-
-/// Offset of the cursor's own location (e.g. a declarator's name), if in the main file.
-pub fn location(c: CXCursor) -> Option<u32> {
-    let (o, in_main) = offset(unsafe { clang_getCursorLocation(c) });
-    in_main.then_some(o)
-}
-
-pub fn cursor_type(c: CXCursor) -> CXType {
-    unsafe { clang_getCursorType(c) }
-}
-
-pub fn type_spelling(t: CXType) -> String {
-    unsafe { take_string(clang_getTypeSpelling(t)) }
-}
-
-pub fn referenced(c: CXCursor) -> CXCursor {
-    unsafe { clang_getCursorReferenced(c) }
-}
-
-pub fn canonical(c: CXCursor) -> CXCursor {
-    unsafe { clang_getCanonicalCursor(c) }
-}
-
 /// The main file's skipped preprocessor ranges (`#if 0` blocks and the like), as offsets.
 pub fn skipped_ranges(tu: &TranslationUnit, path: &str) -> Vec<(u32, u32)> {
-    let Ok(c_path) = CString::new(path) else {
-        return Vec::new();
-    };
     let mut out = Vec::new();
+    let file = tu.file(path);
+    if file.is_null() {
+        return out;
+    }
+    // SAFETY: `tu` and its `file` are live; the list libclang returns holds `count` ranges
+    // at `ranges`, read before it is disposed once.
     unsafe {
-        let file = clang_getFile(tu.tu, c_path.as_ptr());
-        if file.is_null() {
-            return out;
-        }
         let list = clang_getSkippedRanges(tu.tu, file);
         if list.is_null() {
             return out;
@@ -380,6 +679,9 @@ pub struct ClangDiagnostic {
 
 pub fn diagnostics(tu: &TranslationUnit) -> Vec<ClangDiagnostic> {
     let mut out = Vec::new();
+    // SAFETY: `tu` is live and `i` is below its diagnostic count; each diagnostic is read
+    // and then disposed once; strings are taken by `take_string`; the out-pointers are valid
+    // locals (null for the offset, which libclang allows).
     unsafe {
         let n = clang_getNumDiagnostics(tu.tu);
         for i in 0..n {
@@ -410,21 +712,4 @@ pub fn diagnostics(tu: &TranslationUnit) -> Vec<ClangDiagnostic> {
         }
     }
     out
-}
-
-/// Folds an integer constant expression (`clang_Cursor_Evaluate`).
-pub fn evaluate_int(c: CXCursor) -> Option<i64> {
-    unsafe {
-        let r = clang_Cursor_Evaluate(c);
-        if r.is_null() {
-            return None;
-        }
-        let v = if clang_EvalResult_getKind(r) == CXEval_Int {
-            Some(clang_EvalResult_getAsLongLong(r))
-        } else {
-            None
-        };
-        clang_EvalResult_dispose(r);
-        v
-    }
 }

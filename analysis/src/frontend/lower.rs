@@ -5,7 +5,7 @@
 //! that follows each one. Every libclang call goes through `libclang.rs`; cursors are
 //! collected in the visitor callback and processed outside it, so nothing unwinds through C.
 
-use super::libclang::{self as lc, TranslationUnit};
+use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
     BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop,
@@ -22,28 +22,23 @@ const BUILTIN_TYPES: std::ops::RangeInclusive<CXTypeKind> = CXType_Bool..=CXType
 /// Nesting limit for statements and expressions; deeper code becomes opaque.
 const MAX_DEPTH: usize = 512;
 
-/// Maps declaration cursors to ids: `clang_hashCursor` buckets, `clang_equalCursors` within.
-struct CursorMap<T: Copy> {
-    buckets: HashMap<u32, Vec<(CXCursor, T)>>,
+/// Maps declaration cursors to ids (libclang's cursor hashing and equality). The first id
+/// given to a cursor stays.
+struct CursorMap<'tu, T: Copy> {
+    map: HashMap<Cursor<'tu>, T>,
 }
 
-impl<T: Copy> CursorMap<T> {
+impl<'tu, T: Copy> CursorMap<'tu, T> {
     fn new() -> Self {
         CursorMap {
-            buckets: HashMap::new(),
+            map: HashMap::new(),
         }
     }
-    fn get(&self, c: CXCursor) -> Option<T> {
-        let h = unsafe { clang_hashCursor(c) };
-        self.buckets.get(&h).and_then(|v| {
-            v.iter()
-                .find(|(k, _)| unsafe { clang_equalCursors(*k, c) } != 0)
-                .map(|(_, t)| *t)
-        })
+    fn get(&self, c: Cursor<'tu>) -> Option<T> {
+        self.map.get(&c).copied()
     }
-    fn insert(&mut self, c: CXCursor, t: T) {
-        let h = unsafe { clang_hashCursor(c) };
-        self.buckets.entry(h).or_default().push((c, t));
+    fn insert(&mut self, c: Cursor<'tu>, t: T) {
+        self.map.entry(c).or_insert(t);
     }
 }
 
@@ -65,8 +60,8 @@ struct Bodies {
 pub(super) struct Lowerer<'a> {
     src: &'a SourceText,
     module: Module,
-    vars: CursorMap<VarId>,
-    funcs: CursorMap<FuncId>,
+    vars: CursorMap<'a, VarId>,
+    funcs: CursorMap<'a, FuncId>,
     pragmas: Vec<PendingPragma>,
     next_pragma: usize,
     declare_target_depth: u32,
@@ -112,26 +107,25 @@ impl<'a> Lowerer<'a> {
 
     // ----- top level -------------------------------------------------------------------
 
-    pub(super) fn lower_tu(&mut self, tu: &TranslationUnit) {
-        let root = unsafe { clang_getTranslationUnitCursor(tu.tu) };
-        self.decls(root, 0);
+    pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit) {
+        self.decls(tu.cursor(), 0);
     }
 
     /// Declarations in a translation unit, namespace, linkage spec or class body.
-    fn decls(&mut self, parent: CXCursor, depth: usize) {
+    fn decls(&mut self, parent: Cursor<'a>, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        for c in lc::children(parent) {
+        for c in parent.children() {
             // Macro and inclusion cursors of the preprocessing record come out of source order.
-            if unsafe { clang_isDeclaration(lc::kind(c)) } == 0 {
+            if !lc::is_declaration(c.kind()) {
                 continue;
             }
-            let Some((start, _)) = lc::extent(c) else {
+            let Some((start, _)) = c.extent() else {
                 continue; // from a header
             };
             self.top_level_pragmas(start);
-            match lc::kind(c) {
+            match c.kind() {
                 CXCursor_FunctionDecl
                 | CXCursor_CXXMethod
                 | CXCursor_Constructor
@@ -165,7 +159,7 @@ impl<'a> Lowerer<'a> {
             }
             let dir = p.dir;
             self.next_pragma += 1;
-            let d = self.module.directives[dir.0 as usize].directive.clone();
+            let d = self.module.directives[dir].directive.clone();
             match d.kind {
                 DirectiveKind::DeclareTarget if d.clauses.is_empty() && d.arguments.is_empty() => {
                     self.declare_target_depth += 1
@@ -230,40 +224,36 @@ impl<'a> Lowerer<'a> {
 
     // ----- declarations ----------------------------------------------------------------
 
-    fn func_id(&mut self, c: CXCursor) -> FuncId {
-        let mut c = c;
+    fn func_id(&mut self, c: Cursor<'a>) -> FuncId {
         // A call to a template specialisation refers to its pattern.
-        let tmpl = unsafe { clang_getSpecializedCursorTemplate(c) };
-        if !lc::is_null(tmpl) {
-            c = tmpl;
-        }
-        let canon = lc::canonical(c);
+        let c = c.specialized_template().unwrap_or(c);
+        let canon = c.canonical();
         if let Some(id) = self.funcs.get(canon) {
             return id;
         }
         let id = FuncId(self.module.functions.len() as u32);
         self.funcs.insert(canon, id);
-        let name = lc::spelling(c);
+        let name = c.spelling();
         let is_method = matches!(
-            lc::kind(c),
+            c.kind(),
             CXCursor_CXXMethod
                 | CXCursor_Constructor
                 | CXCursor_Destructor
                 | CXCursor_ConversionFunction
-        ) && unsafe { clang_CXXMethod_isStatic(c) } == 0;
+        ) && !c.is_static_method();
         let qualified_name = qualified_name(c, &name);
-        let ret = unsafe { clang_getResultType(lc::cursor_type(c)) };
+        let ret = c.ty().result();
         self.module.functions.push(Function {
             name,
             qualified_name,
             params: Vec::new(),
             return_type: lower_type(ret, 0),
             has_body: false,
-            in_main_file: lc::location(c).is_some(),
+            in_main_file: c.location().is_some(),
             span: None,
             name_span: None,
             is_method,
-            is_template: lc::kind(c) == CXCursor_FunctionTemplate,
+            is_template: c.kind() == CXCursor_FunctionTemplate,
             declare_target: self.declare_target_depth > 0,
             body: None,
             stmts: Vec::new(),
@@ -271,32 +261,32 @@ impl<'a> Lowerer<'a> {
             not_analysed: None,
         });
         // Parameters of the first declaration seen; a definition replaces them.
-        let n = unsafe { clang_Cursor_getNumArguments(c) };
-        let params = (0..n.max(0))
-            .map(|i| unsafe { clang_Cursor_getArgument(c, i as u32) })
+        let params = c
+            .arguments()
+            .into_iter()
             .map(|p| self.new_var(p, Storage::Parameter, Some(id)))
             .collect();
         self.module.functions[id.0 as usize].params = params;
         id
     }
 
-    fn function(&mut self, c: CXCursor) {
+    fn function(&mut self, c: Cursor<'a>) {
         let id = self.func_id(c);
-        let is_def = unsafe { clang_isCursorDefinition(c) } != 0;
+        let is_def = c.is_definition();
         if self.declare_target_depth > 0 {
             self.module.functions[id.0 as usize].declare_target = true;
         }
-        let children = lc::children(c);
+        let children = c.children();
         let body = children
             .iter()
             .rev()
-            .find(|k| lc::kind(**k) == CXCursor_CompoundStmt)
+            .find(|k| k.kind() == CXCursor_CompoundStmt)
             .copied();
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
             let f = &mut self.module.functions[id.0 as usize];
             if f.span.is_none() {
-                f.span = lc::extent(c).map(|(s, e)| Span { start: s, end: e });
+                f.span = c.extent().map(|(s, e)| Span { start: s, end: e });
                 f.name_span = name_span(c, &f.name);
             }
             return;
@@ -304,7 +294,7 @@ impl<'a> Lowerer<'a> {
         // Parameters as the definition names them.
         let params: Vec<VarId> = children
             .iter()
-            .filter(|k| lc::kind(**k) == CXCursor_ParmDecl)
+            .filter(|k| k.kind() == CXCursor_ParmDecl)
             .map(|p| self.new_var(*p, Storage::Parameter, Some(id)))
             .collect();
         self.cur_func = Some(id);
@@ -322,7 +312,7 @@ impl<'a> Lowerer<'a> {
         f.params = params;
         f.has_body = true;
         f.in_main_file = true;
-        f.span = lc::extent(c).map(|(s, e)| Span { start: s, end: e });
+        f.span = c.extent().map(|(s, e)| Span { start: s, end: e });
         f.name_span = name_span(c, &f.name);
         f.body = Some(body_id);
         f.stmts = bodies.stmts;
@@ -331,7 +321,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The variable a declaration declares; a local enters the innermost scope.
-    fn declare(&mut self, decl: CXCursor) -> VarId {
+    fn declare(&mut self, decl: Cursor<'a>) -> VarId {
         let v = self.var_id(decl);
         if let Some(scope) = self.scopes.last_mut() {
             scope.push((self.module.vars[v.0 as usize].name.clone(), v));
@@ -339,8 +329,8 @@ impl<'a> Lowerer<'a> {
         v
     }
 
-    fn var_id(&mut self, decl: CXCursor) -> VarId {
-        let canon = lc::canonical(decl);
+    fn var_id(&mut self, decl: Cursor<'a>) -> VarId {
+        let canon = decl.canonical();
         if let Some(v) = self.vars.get(canon) {
             return v;
         }
@@ -352,21 +342,21 @@ impl<'a> Lowerer<'a> {
         self.new_var(decl, storage, owner)
     }
 
-    fn new_var(&mut self, decl: CXCursor, storage: Storage, function: Option<FuncId>) -> VarId {
-        let canon = lc::canonical(decl);
+    fn new_var(&mut self, decl: Cursor<'a>, storage: Storage, function: Option<FuncId>) -> VarId {
+        let canon = decl.canonical();
         if let Some(v) = self.vars.get(decl) {
             return v;
         }
         let id = VarId(self.module.vars.len() as u32);
-        let name = lc::spelling(decl);
-        let loc = lc::location(decl);
+        let name = decl.spelling();
+        let loc = decl.location();
         let span = loc.map(|s| Span {
             start: s,
             end: s + name.len() as u32,
         });
         self.module.vars.push(Var {
             name,
-            ty: lower_type(lc::cursor_type(decl), 0),
+            ty: lower_type(decl.ty(), 0),
             storage,
             in_main_file: loc.is_some(),
             span,
@@ -380,8 +370,8 @@ impl<'a> Lowerer<'a> {
 
     // ----- statements ------------------------------------------------------------------
 
-    fn span(&mut self, c: CXCursor) -> Span {
-        match lc::extent(c) {
+    fn span(&mut self, c: Cursor<'a>) -> Span {
+        match c.extent() {
             Some((s, e)) => Span { start: s, end: e },
             None => self.last_span,
         }
@@ -411,7 +401,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn directive_stmt(&mut self, dir: DirId, body: Option<StmtId>) -> StmtId {
-        let d = &self.module.directives[dir.0 as usize];
+        let d = &self.module.directives[dir];
         let span = match body {
             Some(b) => Span {
                 start: d.directive.span.start,
@@ -420,7 +410,7 @@ impl<'a> Lowerer<'a> {
             None => d.directive.span,
         };
         let bindings = self.resolve_items(dir);
-        let info = &mut self.module.directives[dir.0 as usize];
+        let info = &mut self.module.directives[dir];
         info.function = self.cur_func;
         info.governs = body;
         info.bindings = bindings;
@@ -436,12 +426,12 @@ impl<'a> Lowerer<'a> {
     /// Lowers a statement in statement position, with the pragmas written before it:
     /// standalone directives come first (as statements of their own), directives with an
     /// associated statement wrap it, outermost first. Returns one or more statements.
-    fn stmt_in_sequence(&mut self, c: CXCursor, depth: usize, out: &mut Vec<StmtId>) {
-        let start = lc::extent(c).map_or(self.last_span.start, |e| e.0);
+    fn stmt_in_sequence(&mut self, c: Cursor<'a>, depth: usize, out: &mut Vec<StmtId>) {
+        let start = c.extent().map_or(self.last_span.start, |e| e.0);
         let pending = self.take_pragmas(start);
         let mut wrapping = Vec::new();
         for dir in pending {
-            if self.module.directives[dir.0 as usize]
+            if self.module.directives[dir]
                 .directive
                 .kind
                 .has_associated_statement()
@@ -466,7 +456,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// A statement in a single-statement position (loop body, `if` branch).
-    fn sub_stmt(&mut self, c: CXCursor, depth: usize) -> StmtId {
+    fn sub_stmt(&mut self, c: Cursor<'a>, depth: usize) -> StmtId {
         let mut v = Vec::new();
         self.stmt_in_sequence(c, depth, &mut v);
         if v.len() == 1 {
@@ -484,12 +474,12 @@ impl<'a> Lowerer<'a> {
     /// nothing to govern.
     fn trailing_pragmas(&mut self, end: u32, out: &mut Vec<StmtId>) {
         for dir in self.take_pragmas(end) {
-            if self.module.directives[dir.0 as usize]
+            if self.module.directives[dir]
                 .directive
                 .kind
                 .has_associated_statement()
             {
-                let d = &self.module.directives[dir.0 as usize].directive;
+                let d = &self.module.directives[dir].directive;
                 let name = d.kind.name();
                 let after = d.span.end;
                 let unparsed = self.module.diagnostics.iter().any(|x| {
@@ -516,7 +506,7 @@ impl<'a> Lowerer<'a> {
     /// enclosing declaration, then parameters, then globals, then (in a C++ member function)
     /// a data member of `this`. A name that resolves to nothing gets a warning.
     fn resolve_items(&mut self, dir: DirId) -> Vec<Binding> {
-        let d = &self.module.directives[dir.0 as usize].directive;
+        let d = &self.module.directives[dir].directive;
         let at = d.span.start;
         let items: Vec<(String, Span, String)> = d
             .clause_items()
@@ -565,7 +555,7 @@ impl<'a> Lowerer<'a> {
     }
 
     fn misplaced(&mut self, dir: DirId, message: &str) {
-        let span = self.module.directives[dir.0 as usize].directive.span;
+        let span = self.module.directives[dir].directive.span;
         self.module.diagnostics.push(Diagnostic {
             severity: Severity::Error,
             span: Some(span),
@@ -574,15 +564,15 @@ impl<'a> Lowerer<'a> {
         });
     }
 
-    fn stmt(&mut self, c: CXCursor, depth: usize) -> StmtId {
+    fn stmt(&mut self, c: Cursor<'a>, depth: usize) -> StmtId {
         let span = self.span(c);
         self.last_span = span;
         if depth > MAX_DEPTH {
             return self.opaque_stmt("statement nested too deeply", span);
         }
         let d = depth + 1;
-        let kind = lc::kind(c);
-        let ch = lc::children(c);
+        let kind = c.kind();
+        let ch = c.children();
         let opens_scope = matches!(
             kind,
             CXCursor_CompoundStmt
@@ -604,9 +594,9 @@ impl<'a> Lowerer<'a> {
 
     fn stmt_kind(
         &mut self,
-        c: CXCursor,
+        c: Cursor<'a>,
         kind: CXCursorKind,
-        ch: Vec<CXCursor>,
+        ch: Vec<Cursor<'a>>,
         span: Span,
         d: usize,
     ) -> StmtKind {
@@ -655,7 +645,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_ContinueStmt => StmtKind::Continue,
             CXCursor_ReturnStmt => StmtKind::Return(ch.first().map(|e| self.expr(*e, d))),
             CXCursor_GotoStmt => {
-                let label = ch.first().map(|l| lc::spelling(*l)).unwrap_or_default();
+                let label = ch.first().map(|l| l.spelling()).unwrap_or_default();
                 if self.bodies.labels_seen.contains(&label) && self.bodies.not_analysed.is_none() {
                     let (line, _) = self.line_col(span.start);
                     self.bodies.not_analysed = Some(format!(
@@ -665,7 +655,7 @@ impl<'a> Lowerer<'a> {
                 StmtKind::Goto(label)
             }
             CXCursor_LabelStmt => {
-                let name = lc::spelling(c);
+                let name = c.spelling();
                 self.bodies.labels_seen.push(name.clone());
                 StmtKind::Label {
                     name,
@@ -673,7 +663,7 @@ impl<'a> Lowerer<'a> {
                 }
             }
             CXCursor_NullStmt => StmtKind::Null,
-            k if unsafe { clang_isExpression(k) } != 0 => StmtKind::Expr(self.expr(c, d)),
+            k if lc::is_expression(k) => StmtKind::Expr(self.expr(c, d)),
             CXCursor_AsmStmt | CXCursor_MSAsmStmt => StmtKind::Opaque {
                 what: "inline assembly".into(),
                 exprs: Vec::new(),
@@ -681,13 +671,13 @@ impl<'a> Lowerer<'a> {
             },
             _ => {
                 // try/catch, attributed statements, ...: keep the statements inside.
-                let what = lc::take_string(unsafe { clang_getCursorKindSpelling(kind) });
+                let what = lc::kind_spelling(kind);
                 let mut exprs = Vec::new();
                 let mut children = Vec::new();
                 for k in ch {
-                    if unsafe { clang_isExpression(lc::kind(k)) } != 0 {
+                    if lc::is_expression(k.kind()) {
                         exprs.push(self.expr(k, d));
-                    } else if unsafe { clang_isStatement(lc::kind(k)) } != 0 {
+                    } else if lc::is_statement(k.kind()) {
                         self.stmt_in_sequence(k, d, &mut children);
                     }
                 }
@@ -715,15 +705,14 @@ impl<'a> Lowerer<'a> {
         self.module.line_col(offset)
     }
 
-    fn decl_stmt(&mut self, ch: &[CXCursor], d: usize) -> StmtKind {
+    fn decl_stmt(&mut self, ch: &[Cursor<'a>], d: usize) -> StmtKind {
         let mut decls = Vec::new();
         for &k in ch {
-            if lc::kind(k) != CXCursor_VarDecl {
+            if k.kind() != CXCursor_VarDecl {
                 continue;
             }
             let v = self.declare(k);
-            let init = unsafe { clang_Cursor_getVarDeclInitializer(k) };
-            let init = (!lc::is_null(init)).then(|| self.expr(init, d));
+            let init = k.var_decl_initializer().map(|init| self.expr(init, d));
             decls.push((v, init));
         }
         StmtKind::Decl(decls)
@@ -731,22 +720,21 @@ impl<'a> Lowerer<'a> {
 
     /// A condition that may declare a variable (`if (T x = e)`): the declaration's initialiser
     /// becomes the condition, with the variable written by it.
-    fn cond_expr(&mut self, c: CXCursor, d: usize) -> ExprId {
-        if lc::kind(c) == CXCursor_VarDecl {
+    fn cond_expr(&mut self, c: Cursor<'a>, d: usize) -> ExprId {
+        if c.kind() == CXCursor_VarDecl {
             let v = self.declare(c);
             let span = self.span(c);
-            let init = unsafe { clang_Cursor_getVarDeclInitializer(c) };
             let var = self.add_expr(ExprKind::Var(v), span, expr_class(c));
-            if lc::is_null(init) {
+            let Some(init) = c.var_decl_initializer() else {
                 return var;
-            }
+            };
             let rhs = self.expr(init, d);
             return self.add_expr(ExprKind::Assign(None, var, rhs), span, expr_class(c));
         }
         self.expr(c, d)
     }
 
-    fn if_stmt(&mut self, ch: &[CXCursor], span: Span, d: usize) -> StmtKind {
+    fn if_stmt(&mut self, ch: &[Cursor<'a>], span: Span, d: usize) -> StmtKind {
         // Children: [init] [condition variable] cond then [else]. An `else` keyword between
         // the last two children tells whether the last one is the else branch.
         let n = ch.len();
@@ -778,14 +766,14 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn else_between(&self, a: CXCursor, b: CXCursor) -> bool {
-        match (lc::extent(a), lc::extent(b)) {
+    fn else_between(&self, a: Cursor<'a>, b: Cursor<'a>) -> bool {
+        match (a.extent(), b.extent()) {
             (Some((_, ae)), Some((bs, _))) => self.src.has_keyword_between(ae, bs, "else"),
             _ => true,
         }
     }
 
-    fn for_stmt(&mut self, c: CXCursor, ch: &[CXCursor], d: usize) -> StmtKind {
+    fn for_stmt(&mut self, c: Cursor<'a>, ch: &[Cursor<'a>], d: usize) -> StmtKind {
         let Some((&body_c, header)) = ch.split_last() else {
             let body = self.opaque_stmt("malformed for", self.last_span);
             return StmtKind::For(ForLoop {
@@ -797,12 +785,14 @@ impl<'a> Lowerer<'a> {
             });
         };
         // Which header child is init, cond or step: by position against the two `;`.
-        let semis = lc::extent(c).and_then(|(s, e)| self.src.for_header_semicolons(s, e));
+        let semis = c
+            .extent()
+            .and_then(|(s, e)| self.src.for_header_semicolons(s, e));
         let mut init_c = None;
         let mut cond_c = None;
         let mut step_c = None;
         for &k in header {
-            let start = lc::extent(k).map(|e| e.0);
+            let start = k.extent().map(|e| e.0);
             let slot = match (semis, start) {
                 (Some((s1, s2)), Some(st)) => {
                     if st < s1 {
@@ -814,7 +804,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
                 // From a macro: guess from the cursor kinds.
-                _ => match lc::kind(k) {
+                _ => match k.kind() {
                     CXCursor_DeclStmt => 0,
                     _ if init_c.is_none() && cond_c.is_none() && header.len() == 3 => 0,
                     _ if cond_c.is_none() => 1,
@@ -876,11 +866,8 @@ impl<'a> Lowerer<'a> {
         out
     }
 
-    fn range_for(&mut self, ch: &[CXCursor], d: usize) -> StmtKind {
-        let var_c = ch
-            .iter()
-            .find(|k| lc::kind(**k) == CXCursor_VarDecl)
-            .copied();
+    fn range_for(&mut self, ch: &[Cursor<'a>], d: usize) -> StmtKind {
+        let var_c = ch.iter().find(|k| k.kind() == CXCursor_VarDecl).copied();
         let (Some(var_c), true) = (var_c, ch.len() >= 3) else {
             return StmtKind::Opaque {
                 what: "range-based for".into(),
@@ -896,7 +883,7 @@ impl<'a> Lowerer<'a> {
 
     // ----- expressions -----------------------------------------------------------------
 
-    fn expr(&mut self, c: CXCursor, depth: usize) -> ExprId {
+    fn expr(&mut self, c: Cursor<'a>, depth: usize) -> ExprId {
         let span = self.span(c);
         let class = expr_class(c);
         if depth > MAX_DEPTH {
@@ -910,10 +897,10 @@ impl<'a> Lowerer<'a> {
             );
         }
         let d = depth + 1;
-        let kind = lc::kind(c);
+        let kind = c.kind();
         let ek = match kind {
             CXCursor_UnexposedExpr | CXCursor_ParenExpr => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 if ch.len() == 1 {
                     return self.expr(ch[0], d);
                 }
@@ -921,10 +908,10 @@ impl<'a> Lowerer<'a> {
             }
             CXCursor_DeclRefExpr => self.decl_ref(c),
             CXCursor_MemberRefExpr => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 let base = ch
                     .iter()
-                    .find(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
+                    .find(|k| lc::is_expression(k.kind()))
                     .map(|b| self.expr(*b, d));
                 let arrow = match base {
                     Some(b) => {
@@ -937,12 +924,12 @@ impl<'a> Lowerer<'a> {
                 };
                 ExprKind::Member {
                     base,
-                    field: lc::spelling(c),
+                    field: c.spelling(),
                     arrow,
                 }
             }
             CXCursor_ArraySubscriptExpr => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 if ch.len() == 2 {
                     let b = self.expr(ch[0], d);
                     let i = self.expr(ch[1], d);
@@ -952,13 +939,13 @@ impl<'a> Lowerer<'a> {
                 }
             }
             CXCursor_BinaryOperator | CXCursor_CompoundAssignOperator => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 if ch.len() != 2 {
                     self.other("binary operator", &ch, d)
                 } else {
                     let l = self.expr(ch[0], d);
                     let r = self.expr(ch[1], d);
-                    let op = unsafe { clang_getCursorBinaryOperatorKind(c) };
+                    let op = c.binary_operator();
                     match binary_op(op) {
                         BinOpKind::Plain(op) => ExprKind::Binary(op, l, r),
                         BinOpKind::Assign(op) => ExprKind::Assign(op, l, r),
@@ -970,8 +957,8 @@ impl<'a> Lowerer<'a> {
                 }
             }
             CXCursor_UnaryOperator => {
-                let ch = lc::children(c);
-                let op = unary_op(unsafe { clang_getCursorUnaryOperatorKind(c) });
+                let ch = c.children();
+                let op = unary_op(c.unary_operator());
                 match (op, ch.len()) {
                     (Some(op), 1) => ExprKind::Unary(op, self.expr(ch[0], d)),
                     _ => self.other("unary operator", &ch, d),
@@ -984,19 +971,15 @@ impl<'a> Lowerer<'a> {
             | CXCursor_CXXReinterpretCastExpr
             | CXCursor_CXXConstCastExpr
             | CXCursor_CXXFunctionalCastExpr => {
-                let ch = lc::children(c);
-                match ch
-                    .iter()
-                    .rev()
-                    .find(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
-                {
+                let ch = c.children();
+                match ch.iter().rev().find(|k| lc::is_expression(k.kind())) {
                     Some(x) => ExprKind::Cast(self.expr(*x, d)),
                     None => self.other("cast", &ch, d),
                 }
             }
             CXCursor_IntegerLiteral => {
                 let text = self.src.text(span).to_string();
-                let value = parse_int(&text).or_else(|| lc::evaluate_int(c));
+                let value = parse_int(&text).or_else(|| c.evaluate_int());
                 ExprKind::Int { text, value }
             }
             CXCursor_FloatingLiteral => ExprKind::Float(self.src.text(span).to_string()),
@@ -1006,7 +989,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_CXXNullPtrLiteralExpr | CXCursor_GNUNullExpr => ExprKind::NullPtr,
             CXCursor_CXXThisExpr => ExprKind::This,
             CXCursor_ConditionalOperator => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 if ch.len() == 3 {
                     let a = self.expr(ch[0], d);
                     let b = self.expr(ch[1], d);
@@ -1016,9 +999,9 @@ impl<'a> Lowerer<'a> {
                     self.other("conditional", &ch, d)
                 }
             }
-            CXCursor_UnaryExpr => ExprKind::SizeOf(lc::evaluate_int(c)),
+            CXCursor_UnaryExpr => ExprKind::SizeOf(c.evaluate_int()),
             CXCursor_InitListExpr => {
-                let ch = lc::children(c);
+                let ch = c.children();
                 ExprKind::InitList(ch.iter().map(|k| self.expr(*k, d)).collect())
             }
             CXCursor_LambdaExpr => {
@@ -1041,11 +1024,11 @@ impl<'a> Lowerer<'a> {
                 ExprKind::Lambda
             }
             _ => {
-                let ch = lc::children(c);
-                let what = lc::take_string(unsafe { clang_getCursorKindSpelling(kind) });
-                let exprs: Vec<CXCursor> = ch
+                let ch = c.children();
+                let what = lc::kind_spelling(kind);
+                let exprs: Vec<Cursor<'a>> = ch
                     .into_iter()
-                    .filter(|k| unsafe { clang_isExpression(lc::kind(*k)) } != 0)
+                    .filter(|k| lc::is_expression(k.kind()))
                     .collect();
                 self.other(&what, &exprs, d)
             }
@@ -1053,10 +1036,10 @@ impl<'a> Lowerer<'a> {
         self.add_expr(ek, span, class)
     }
 
-    fn other(&mut self, what: &str, ch: &[CXCursor], d: usize) -> ExprKind {
+    fn other(&mut self, what: &str, ch: &[Cursor<'a>], d: usize) -> ExprKind {
         let children = ch
             .iter()
-            .filter(|k| unsafe { clang_isExpression(lc::kind(**k)) } != 0)
+            .filter(|k| lc::is_expression(k.kind()))
             .map(|k| self.expr(*k, d))
             .collect();
         ExprKind::Other {
@@ -1065,62 +1048,68 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn arrow_before(&self, member: CXCursor) -> bool {
-        lc::location(member).is_some_and(|o| self.src.preceded_by(o, "->"))
+    fn arrow_before(&self, member: Cursor<'a>) -> bool {
+        member
+            .location()
+            .is_some_and(|o| self.src.preceded_by(o, "->"))
     }
 
-    fn decl_ref(&mut self, c: CXCursor) -> ExprKind {
-        let r = lc::referenced(c);
-        if lc::is_null(r) {
+    fn decl_ref(&mut self, c: Cursor<'a>) -> ExprKind {
+        let Some(r) = c.referenced() else {
             return ExprKind::Other {
-                what: format!("unresolved `{}`", lc::spelling(c)),
+                what: format!("unresolved `{}`", c.spelling()),
                 children: Vec::new(),
             };
-        }
-        match lc::kind(r) {
+        };
+        match r.kind() {
             CXCursor_VarDecl | CXCursor_ParmDecl => ExprKind::Var(self.var_id(r)),
             CXCursor_FunctionDecl
             | CXCursor_CXXMethod
             | CXCursor_FunctionTemplate
             | CXCursor_Constructor => ExprKind::Func(self.func_id(r)),
             CXCursor_EnumConstantDecl => ExprKind::Int {
-                text: lc::spelling(r),
-                value: Some(unsafe { clang_getEnumConstantDeclValue(r) }),
+                text: r.spelling(),
+                value: Some(r.enum_constant_value()),
             },
             _ => ExprKind::Other {
-                what: format!("`{}`", lc::spelling(c)),
+                what: format!("`{}`", c.spelling()),
                 children: Vec::new(),
             },
         }
     }
 
-    fn call(&mut self, c: CXCursor, d: usize) -> ExprKind {
-        let ch = lc::children(c);
-        let target = lc::referenced(c);
-        let callee_id = match lc::kind(target) {
-            CXCursor_FunctionDecl
-            | CXCursor_CXXMethod
-            | CXCursor_Constructor
-            | CXCursor_Destructor
-            | CXCursor_ConversionFunction
-            | CXCursor_FunctionTemplate => Some(self.func_id(target)),
+    fn call(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
+        let ch = c.children();
+        let callee_id = match c.referenced() {
+            Some(target)
+                if matches!(
+                    target.kind(),
+                    CXCursor_FunctionDecl
+                        | CXCursor_CXXMethod
+                        | CXCursor_Constructor
+                        | CXCursor_Destructor
+                        | CXCursor_ConversionFunction
+                        | CXCursor_FunctionTemplate
+                ) =>
+            {
+                Some(self.func_id(target))
+            }
             _ => None,
         };
-        let n = unsafe { clang_Cursor_getNumArguments(c) }.max(0) as u32;
-        let arg_cursors: Vec<CXCursor> = (0..n)
-            .map(|i| unsafe { clang_Cursor_getArgument(c, i) })
-            .filter(|a| !lc::is_null(*a))
-            .collect();
+        let all_args = c.arguments();
+        let n = all_args.len();
+        let arg_cursors: Vec<Cursor<'a>> = all_args.into_iter().filter(|a| !a.is_null()).collect();
         let is_member = callee_id.is_some_and(|f| self.module.functions[f.0 as usize].is_method);
         let n_params = callee_id.map_or(0, |f| self.module.functions[f.0 as usize].params.len());
         let mut receiver = None;
-        let mut args_c: &[CXCursor] = &arg_cursors;
+        let mut args_c: &[Cursor<'a>] = &arg_cursors;
         // `obj.m(args)` / `p->m(args)`: the first child is the member reference.
         if let Some(first) = ch.first() {
-            if lc::kind(*first) == CXCursor_MemberRefExpr && is_member {
-                let base = lc::children(*first)
+            if first.kind() == CXCursor_MemberRefExpr && is_member {
+                let base = first
+                    .children()
                     .into_iter()
-                    .find(|k| unsafe { clang_isExpression(lc::kind(*k)) } != 0);
+                    .find(|k| lc::is_expression(k.kind()));
                 receiver = base.map(|b| self.expr(b, d));
             }
         }
@@ -1134,10 +1123,8 @@ impl<'a> Lowerer<'a> {
             None => {
                 // Through a function pointer, or unresolved: the first child is the callee.
                 match ch.first() {
-                    Some(first) if n as usize + 1 == ch.len() => {
-                        Callee::Indirect(self.expr(*first, d))
-                    }
-                    _ => Callee::Named(lc::spelling(c)),
+                    Some(first) if n + 1 == ch.len() => Callee::Indirect(self.expr(*first, d)),
+                    _ => Callee::Named(c.spelling()),
                 }
             }
         };
@@ -1234,22 +1221,23 @@ fn parse_int(text: &str) -> Option<i64> {
     i64::from_str_radix(&digits, radix).ok()
 }
 
-fn storage_of(decl: CXCursor) -> Storage {
-    if lc::kind(decl) == CXCursor_ParmDecl {
+fn storage_of(decl: Cursor<'_>) -> Storage {
+    if decl.kind() == CXCursor_ParmDecl {
         return Storage::Parameter;
     }
-    let static_ = unsafe { clang_Cursor_getStorageClass(decl) } == CX_SC_Static;
-    let parent = unsafe { clang_getCursorSemanticParent(decl) };
-    let in_function = matches!(
-        lc::kind(parent),
-        CXCursor_FunctionDecl
-            | CXCursor_CXXMethod
-            | CXCursor_Constructor
-            | CXCursor_Destructor
-            | CXCursor_ConversionFunction
-            | CXCursor_FunctionTemplate
-            | CXCursor_LambdaExpr
-    );
+    let static_ = decl.storage_class() == CX_SC_Static;
+    let in_function = decl.semantic_parent().is_some_and(|parent| {
+        matches!(
+            parent.kind(),
+            CXCursor_FunctionDecl
+                | CXCursor_CXXMethod
+                | CXCursor_Constructor
+                | CXCursor_Destructor
+                | CXCursor_ConversionFunction
+                | CXCursor_FunctionTemplate
+                | CXCursor_LambdaExpr
+        )
+    });
     match (in_function, static_) {
         (true, true) => Storage::StaticLocal,
         (true, false) => Storage::Local,
@@ -1258,43 +1246,42 @@ fn storage_of(decl: CXCursor) -> Storage {
     }
 }
 
-fn qualified_name(c: CXCursor, name: &str) -> String {
+fn qualified_name(c: Cursor<'_>, name: &str) -> String {
     let mut parts = vec![name.to_string()];
-    let mut p = unsafe { clang_getCursorSemanticParent(c) };
+    let mut parent = c.semantic_parent();
     let mut guard = 0;
-    while !lc::is_null(p) && guard < 64 {
+    while let Some(p) = parent.filter(|_| guard < 64) {
         guard += 1;
-        match lc::kind(p) {
+        match p.kind() {
             CXCursor_Namespace
             | CXCursor_StructDecl
             | CXCursor_ClassDecl
             | CXCursor_ClassTemplate
-            | CXCursor_UnionDecl => parts.push(lc::spelling(p)),
+            | CXCursor_UnionDecl => parts.push(p.spelling()),
             CXCursor_TranslationUnit => break,
             _ => {}
         }
-        p = unsafe { clang_getCursorSemanticParent(p) };
+        parent = p.semantic_parent();
     }
     parts.reverse();
     parts.join("::")
 }
 
-fn name_span(c: CXCursor, name: &str) -> Option<Span> {
-    lc::location(c).map(|s| Span {
+fn name_span(c: Cursor<'_>, name: &str) -> Option<Span> {
+    c.location().map(|s| Span {
         start: s,
         end: s + name.len() as u32,
     })
 }
 
 /// The coarse type class of an expression cursor.
-fn expr_class(c: CXCursor) -> TypeClass {
-    let t = unsafe { clang_getCanonicalType(lc::cursor_type(c)) };
-    match t.kind {
+fn expr_class(c: Cursor<'_>) -> TypeClass {
+    let t = c.ty().canonical();
+    match t.kind() {
         CXType_Invalid => TypeClass::Unknown,
         CXType_Void => TypeClass::Void,
         CXType_Pointer | CXType_BlockPointer | CXType_ObjCObjectPointer => {
-            let pointee = unsafe { clang_getPointeeType(t) };
-            if unsafe { clang_isConstQualifiedType(pointee) } != 0 {
+            if t.pointee().is_const() {
                 TypeClass::PointerToConst
             } else {
                 TypeClass::Pointer
@@ -1312,46 +1299,39 @@ fn expr_class(c: CXCursor) -> TypeClass {
 }
 
 /// Lowers a clang type (shape, size, const-ness), following pointers and arrays.
-pub(super) fn lower_type(t: CXType, depth: usize) -> Type {
-    let spelling = super::source::strip_paths_in_spelling(&lc::type_spelling(t));
-    let is_const = unsafe { clang_isConstQualifiedType(t) } != 0;
-    let size = unsafe { clang_Type_getSizeOf(t) };
+fn lower_type(t: lc::Type<'_>, depth: usize) -> Type {
+    let spelling = super::source::strip_paths_in_spelling(&t.spelling());
+    let is_const = t.is_const();
+    let size = t.size_of();
     let size = (size >= 0).then_some(size as u64);
-    let canon = unsafe { clang_getCanonicalType(t) };
+    let canon = t.canonical();
     let kind = if depth > 16 {
         TypeKind::Other
     } else {
-        match canon.kind {
+        match canon.kind() {
             CXType_Void => TypeKind::Void,
             CXType_Bool => TypeKind::Bool,
             CXType_Float | CXType_Double | CXType_LongDouble | CXType_Half | CXType_Float16
             | CXType_Float128 => TypeKind::Floating,
             k if BUILTIN_TYPES.contains(&k) => TypeKind::Integer,
             CXType_Enum => TypeKind::Enum,
-            CXType_Pointer | CXType_BlockPointer => TypeKind::Pointer(Box::new(lower_type(
-                unsafe { clang_getPointeeType(t) },
-                depth + 1,
-            ))),
-            CXType_LValueReference | CXType_RValueReference => TypeKind::Reference(Box::new(
-                lower_type(unsafe { clang_getPointeeType(t) }, depth + 1),
-            )),
+            CXType_Pointer | CXType_BlockPointer => {
+                TypeKind::Pointer(Box::new(lower_type(t.pointee(), depth + 1)))
+            }
+            CXType_LValueReference | CXType_RValueReference => {
+                TypeKind::Reference(Box::new(lower_type(t.pointee(), depth + 1)))
+            }
             CXType_ConstantArray => TypeKind::Array {
-                element: Box::new(lower_type(
-                    unsafe { clang_getArrayElementType(canon) },
-                    depth + 1,
-                )),
-                len: u64::try_from(unsafe { clang_getArraySize(canon) }).ok(),
+                element: Box::new(lower_type(canon.array_element(), depth + 1)),
+                len: u64::try_from(canon.array_size()).ok(),
             },
             CXType_IncompleteArray | CXType_VariableArray | CXType_DependentSizedArray => {
                 TypeKind::Array {
-                    element: Box::new(lower_type(
-                        unsafe { clang_getArrayElementType(canon) },
-                        depth + 1,
-                    )),
+                    element: Box::new(lower_type(canon.array_element(), depth + 1)),
                     len: None,
                 }
             }
-            CXType_Record => TypeKind::Record(lc::type_spelling(canon)),
+            CXType_Record => TypeKind::Record(canon.spelling()),
             CXType_FunctionProto | CXType_FunctionNoProto => TypeKind::Function,
             CXType_Dependent | CXType_Unexposed => TypeKind::Dependent,
             _ => TypeKind::Other,

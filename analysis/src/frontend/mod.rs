@@ -5,7 +5,9 @@
 //! missing, file unreadable, libclang refusing the arguments).
 
 pub mod flags;
+// The one module allowed `unsafe` (the crate denies it): the safe cursor API over clang-sys.
 #[allow(non_upper_case_globals)]
+#[allow(unsafe_code)]
 mod libclang;
 #[allow(non_upper_case_globals)]
 mod lower;
@@ -39,6 +41,12 @@ pub enum FrontendError {
 /// Loads libclang on this thread; an error says how to install it.
 pub fn ensure_libclang() -> Result<(), FrontendError> {
     libclang::ensure_loaded().map_err(FrontendError::Libclang)
+}
+
+/// The directory `main` should set as `LIBCLANG_PATH` before it starts any thread, when the
+/// user set none (Debian's libclang 19, if installed). The library itself never sets it.
+pub fn default_libclang_path() -> Option<&'static str> {
+    libclang::default_libclang_path()
 }
 
 /// The version string of the libclang in use.
@@ -187,14 +195,13 @@ fn collect_directives(
             });
         }
         if let Some(directive) = parsed.directive {
-            let id = DirId(module.directives.len() as u32);
-            out.push((raw.span.start, id));
-            module.directives.push(DirectiveInfo {
+            let id = module.directives.push(DirectiveInfo {
                 directive,
                 function: None,
                 governs: None,
                 bindings: Vec::new(),
             });
+            out.push((raw.span.start, id));
         }
     }
     out

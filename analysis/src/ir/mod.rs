@@ -7,6 +7,7 @@
 pub mod access;
 pub mod cfg;
 pub mod device;
+pub mod index_vec;
 pub mod macros;
 pub(crate) mod print;
 mod types;
@@ -31,6 +32,9 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
+index_vec::impl_idx!(DirId);
+pub use index_vec::IndexVec;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
     C,
@@ -47,7 +51,7 @@ pub struct Module {
     pub vars: Vec<Var>,
     pub functions: Vec<Function>,
     /// Every `#pragma omp` of the main file that parsed to a known directive, in source order.
-    pub directives: Vec<DirectiveInfo>,
+    pub directives: IndexVec<DirId, DirectiveInfo>,
     pub diagnostics: Vec<Diagnostic>,
     /// Start offset of every line (for printing `line:col`).
     pub line_starts: Vec<u32>,
@@ -67,7 +71,7 @@ impl Module {
         &self.functions[id.0 as usize]
     }
     pub fn directive(&self, id: DirId) -> &DirectiveInfo {
-        &self.directives[id.0 as usize]
+        &self.directives[id]
     }
     /// The error diagnostics (clang's errors, pragma syntax errors): code that does not compile.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {

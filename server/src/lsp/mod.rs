@@ -30,9 +30,8 @@ use tower_lsp_server::{LspService, Server};
 /// Serves LSP on stdin/stdout until the client sends `exit`. Exit status 0 when `shutdown`
 /// came first, 1 otherwise (as the protocol asks).
 pub fn run() -> anyhow::Result<ExitCode> {
-    // Load libclang before any other thread exists: its loader may set LIBCLANG_PATH, which
-    // is only safe while the process is single-threaded. Each analysis thread then attaches
-    // the loaded library to itself. A missing libclang is reported per file, not fatal.
+    // Load libclang once, up front; each analysis thread then attaches the loaded library to
+    // itself. A missing libclang is reported per file, not fatal.
     let _ = omplens_analysis::frontend::ensure_libclang();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()

@@ -131,9 +131,8 @@ impl<'a> FnInterp<'a> {
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
         };
-        for (d, info) in module.directives.iter().enumerate() {
+        for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
-                let d = DirId(d as u32);
                 let items = directive_items(module, d, source);
                 for o in items
                     .maps
@@ -817,7 +816,7 @@ impl<'a> FnInterp<'a> {
     /// A callee that maps the data with `target enter data` (or unmaps it with `target exit
     /// data`) changes the caller's present table too.
     fn callee_enters_or_exits(&self, st: &mut State, obj: usize, callee: FuncId, co: &Object) {
-        for (d, info) in self.module.directives.iter().enumerate() {
+        for (d, info) in self.module.directives.iter_enumerated() {
             if info.function != Some(callee) {
                 continue;
             }
@@ -828,12 +827,12 @@ impl<'a> FnInterp<'a> {
             ) {
                 continue;
             }
-            let items = directive_items(self.module, DirId(d as u32), "");
+            let items = directive_items(self.module, d, "");
             for m in items.maps.iter().filter(|m| &m.object == co) {
                 let s = &mut st[obj];
                 if kind == DirectiveKind::TargetEnterData {
                     if s.counts.may_be_zero() {
-                        s.entered.get_or_insert(DirId(d as u32));
+                        s.entered.get_or_insert(d);
                         s.dev = if matches!(m.map_type, MapType::To | MapType::ToFrom) {
                             s.host
                         } else {
