@@ -10,3 +10,4 @@ pub mod ir;
 pub mod plan;
 pub mod pragma;
 pub mod semantics;
+pub mod text;

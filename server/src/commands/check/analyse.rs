@@ -1,7 +1,6 @@
 //! One file: lower, check, drop what suppressions and configuration silence, and with
 //! `--fix` apply the fixes and check again.
 
-use super::fixes;
 use super::lines::Lines;
 use crate::commands::load;
 use crate::commands::write::write_atomic;
@@ -10,7 +9,7 @@ use omplens_analysis::check::config::Config;
 use omplens_analysis::check::{self, Finding};
 use omplens_analysis::frontend;
 use omplens_analysis::ir::Module;
-use omplens_analysis::plan::rewrite;
+use omplens_analysis::text;
 use std::path::{Path, PathBuf};
 
 /// What `check` needs to know beyond the file.
@@ -58,7 +57,12 @@ pub fn check_file(path: &Path, settings: &Settings, config: &Config) -> Result<C
                 path.display()
             ));
         } else {
-            let selection = fixes::select(&text, &findings);
+            let selection = text::select_fixes(
+                &text,
+                findings
+                    .iter()
+                    .map(|f| f.fixes.first().map(|fix| fix.edits.as_slice())),
+            );
             let lines = Lines::new(&text);
             for (i, why) in &selection.skipped {
                 let f = &findings[*i];
@@ -71,10 +75,10 @@ pub fn check_file(path: &Path, settings: &Settings, config: &Config) -> Result<C
                     f.code
                 ));
             }
-            let new = rewrite::apply(&text, &selection.edits);
+            let new = text::apply(&text, &selection.edits);
             if new != text {
                 write_atomic(path, &new)?;
-                fixed = selection.applied;
+                fixed = selection.taken.len();
                 text = new;
                 (module, findings, comment_notes) = analyse(path, &text, &args, config)?;
             }
