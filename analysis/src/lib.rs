@@ -13,4 +13,5 @@ pub mod ir;
 pub mod plan;
 pub mod pragma;
 pub mod semantics;
+pub mod text;
 pub mod view;

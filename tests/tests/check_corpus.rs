@@ -33,7 +33,7 @@
 //!   build without `-fopenmp`, exit 0, no unmapped data); buggy ones must not be, unless marked
 //!   `not observable` (then they must be).
 //! - `fixes_pass_the_oracle`: for every program with fixes, applies the first fix of each
-//!   finding (skipping fixes that overlap one already taken) and runs the oracle on the result:
+//!   finding as `omplens check --fix` does (`text::select_fixes`) and runs the oracle on the result:
 //!   it must be oracle-correct and print what the original's sequential build prints; when only
 //!   performance findings were fixed, it must not copy more often nor move more bytes in
 //!   either direction than the original.
@@ -45,7 +45,7 @@
 use omplens_analysis::check::rules::{self, Family};
 use omplens_analysis::check::{self as omp_check, Finding, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
-use omplens_analysis::plan::rewrite::{self, TextEdit};
+use omplens_analysis::text;
 use omplens_tests::fix_programs::{files_of, parallel_map, programs_with, split_name, Program};
 use omplens_tests::oracle::{self, Verdict};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -684,32 +684,25 @@ fn oracle_agrees_with_expectations() {
 // ---------------------------------------------------------------------------------------------
 // Test 3: the fixes
 
-fn overlaps(a: &TextEdit, b: &TextEdit) -> bool {
-    a.start < b.end && b.start < a.end
-}
-
-/// The first fix of each finding, in finding order, unless one of its edits overlaps an edit
-/// already taken. Returns the sorted edits, the codes of the findings whose fix was taken,
-/// and the number of fixes skipped.
-fn choose_fixes(findings: &[(u32, Finding)]) -> (Vec<TextEdit>, Vec<&'static str>, usize) {
-    let mut taken: Vec<TextEdit> = Vec::new();
-    let mut codes = Vec::new();
-    let mut skipped = 0;
-    for (_, f) in findings {
-        let Some(fix) = f.fixes.first() else { continue };
-        let clash = fix.edits.iter().enumerate().any(|(i, e)| {
-            taken.iter().any(|t| overlaps(t, e)) || fix.edits[..i].iter().any(|o| overlaps(o, e))
-        });
-        if clash {
-            skipped += 1;
-            continue;
-        }
-        taken.extend(fix.edits.iter().cloned());
-        codes.push(f.code);
-    }
-    // Stable: insertions at one offset keep the order of their findings.
-    taken.sort_by_key(|e| (e.start, e.end));
-    (taken, codes, skipped)
+/// The fixes `omplens check --fix` would write ([`text::select_fixes`]: the first fix of each
+/// finding, in finding order, unless it collides with one already taken). Returns the sorted
+/// edits, the codes of the findings whose fix was taken, and the number of fixes skipped.
+fn choose_fixes(
+    source: &str,
+    findings: &[(u32, Finding)],
+) -> (Vec<text::TextEdit>, Vec<&'static str>, usize) {
+    let selection = text::select_fixes(
+        source,
+        findings
+            .iter()
+            .map(|(_, f)| f.fixes.first().map(|fix| fix.edits.as_slice())),
+    );
+    let codes = selection
+        .taken
+        .iter()
+        .map(|&i| findings[i].1.code)
+        .collect();
+    (selection.edits, codes, selection.skipped.len())
 }
 
 fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
@@ -723,15 +716,16 @@ fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
             return o;
         }
     };
-    let (edits, codes, skipped) = choose_fixes(&a.findings);
+    let (edits, codes, skipped) = choose_fixes(&a.source, &a.findings);
     if skipped > 0 {
-        o.notes
-            .push(format!("{skipped} overlapping fix(es) not applied"));
+        o.notes.push(format!(
+            "{skipped} fix(es) not applied (overlapping or outside the file)"
+        ));
     }
     if codes.is_empty() {
         return o;
     }
-    let fixed_text = rewrite::apply(&a.source, &edits);
+    let fixed_text = text::apply(&a.source, &edits);
     if fixed_text == a.source {
         o.problems
             .push(format!("the fixes of {} change nothing", codes.join(", ")));
@@ -859,17 +853,4 @@ fn expect_files_parse_and_rewrite() {
         "# why\n# oracle: not observable (a leak)\n23 OMP101\n\n40 OMP204\n"
     );
     assert!(rewrite_expect(None, &BTreeSet::new()).starts_with("# Ground truth"));
-}
-
-#[test]
-fn overlapping_fixes_are_skipped() {
-    let edit = |start, end| TextEdit {
-        start,
-        end,
-        text: String::new(),
-    };
-    assert!(overlaps(&edit(0, 10), &edit(5, 5)));
-    assert!(!overlaps(&edit(0, 10), &edit(10, 10)));
-    assert!(!overlaps(&edit(3, 3), &edit(3, 3)));
-    assert!(overlaps(&edit(3, 8), &edit(7, 9)));
 }

@@ -1,10 +1,11 @@
 //! Text edits the rules offer as fixes: a directive inserted next to a statement, a map type
 //! changed, a clause replaced, a directive line removed or moved, a region around a loop.
 
-use super::{Fix, TextEdit};
+use super::Fix;
 use crate::ir::{DirId, FuncId, Module, Span, StmtId, StmtKind};
 use crate::plan::rewrite::{self, Anchor, Clause, Insertion, Side};
 use crate::plan::stmt_tree::StmtTree;
+use crate::text::TextEdit;
 
 pub fn anchor(module: &Module, func: FuncId, stmt: StmtId) -> Anchor {
     let tree = StmtTree::new(module.function(func));

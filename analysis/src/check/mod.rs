@@ -13,7 +13,7 @@ pub mod rules;
 pub mod suppress;
 
 use crate::ir::{Module, Span};
-pub use crate::plan::rewrite::TextEdit;
+use crate::text::{LineIndex, TextEdit};
 
 /// How serious a finding is, as editors and SARIF name it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -75,41 +75,6 @@ pub struct Finding {
     pub multiplier: Option<Multiplier>,
 }
 
-/// The line of `offset` as a message says it ("at line 12"). In a piece of a file (the
-/// incremental layer, [`crate::db`]) the line is not known yet: a marker holding the offset
-/// stands in until [`resolve_line_refs`] maps it to the real file.
-pub fn line_ref(module: &Module, offset: u32) -> String {
-    if module.piece {
-        format!("{LINE_REF_START}{offset}{LINE_REF_END}")
-    } else {
-        module.line_col(offset).0.to_string()
-    }
-}
-
-const LINE_REF_START: char = '\u{1}';
-const LINE_REF_END: char = '\u{2}';
-
-/// `text` with the markers of [`line_ref`] replaced by `line(offset)` (`?` when unknown).
-pub fn resolve_line_refs(text: &str, line: impl Fn(u32) -> Option<u32>) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(i) = rest.find(LINE_REF_START) {
-        out.push_str(&rest[..i]);
-        let after = &rest[i + LINE_REF_START.len_utf8()..];
-        let Some(j) = after.find(LINE_REF_END) else {
-            rest = after;
-            continue;
-        };
-        match after[..j].parse::<u32>().ok().and_then(&line) {
-            Some(l) => out.push_str(&l.to_string()),
-            None => out.push('?'),
-        }
-        rest = &after[j + LINE_REF_END.len_utf8()..];
-    }
-    out.push_str(rest);
-    out
-}
-
 /// Every finding of `module` (lowered from `source`), in source order, before suppressions
 /// and configuration are applied.
 pub fn check(module: &Module, source: &str) -> Vec<Finding> {
@@ -139,11 +104,11 @@ pub struct Reported {
 /// finding survives only if every one enables it; later ones override severities) to
 /// `findings` of that source. The CLI and the language server both report through this.
 pub fn report(source: &str, findings: Vec<Finding>, configs: &[&config::Config]) -> Reported {
-    let starts = crate::ir::line_starts(source);
-    let suppressions = suppress::Suppressions::parse(source, &starts);
+    let lines = LineIndex::new(source);
+    let suppressions = suppress::Suppressions::parse(source, &lines);
     let mut findings: Vec<Finding> = findings
         .into_iter()
-        .filter(|f| !suppressions.suppresses(&starts, f))
+        .filter(|f| !suppressions.suppresses(&lines, f))
         .collect();
     for c in configs {
         findings = c.apply(findings);

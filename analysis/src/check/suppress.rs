@@ -11,6 +11,8 @@
 
 use super::rules::{self, Rule};
 use super::Finding;
+use crate::text::scan::{regions, RegionKind};
+use crate::text::LineIndex;
 
 /// Which rules a comment names.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,8 +41,8 @@ pub struct Suppressions {
 }
 
 impl Suppressions {
-    /// The suppression comments of `source`; `line_starts` are the offsets of its lines.
-    pub fn parse(source: &str, line_starts: &[u32]) -> Suppressions {
+    /// The suppression comments of `source`; `lines` is its line index.
+    pub fn parse(source: &str, lines: &LineIndex) -> Suppressions {
         let mut out = Suppressions::default();
         for c in comments(source) {
             let Some((file_level, codes)) = directive(&source[c.start..c.end]) else {
@@ -63,8 +65,8 @@ impl Suppressions {
                 out.file.push(codes);
                 continue;
             }
-            let first = line_of(line_starts, c.start as u32);
-            let last = line_of(line_starts, c.end.saturating_sub(1) as u32);
+            let first = lines.line(c.start as u32);
+            let last = lines.line(c.end.saturating_sub(1) as u32);
             if alone(source, c.start, c.end) {
                 out.lines.push((last + 1, codes.clone()));
             }
@@ -74,11 +76,11 @@ impl Suppressions {
     }
 
     /// Whether a comment silences `f`.
-    pub fn suppresses(&self, line_starts: &[u32], f: &Finding) -> bool {
+    pub fn suppresses(&self, lines: &LineIndex, f: &Finding) -> bool {
         if self.file.iter().any(|c| c.covers(f.code)) {
             return true;
         }
-        let line = line_of(line_starts, f.span.start);
+        let line = lines.line(f.span.start);
         self.lines
             .iter()
             .any(|(l, c)| *l == line && c.covers(f.code))
@@ -90,27 +92,20 @@ impl Suppressions {
 }
 
 /// Whether a suppression comment of `source` silences `f`.
-pub fn suppressed(source: &str, line_starts: &[u32], f: &Finding) -> bool {
-    Suppressions::parse(source, line_starts).suppresses(line_starts, f)
+pub fn suppressed(source: &str, lines: &LineIndex, f: &Finding) -> bool {
+    Suppressions::parse(source, lines).suppresses(lines, f)
 }
 
 /// The findings no suppression comment of `source` silences.
-pub fn filter(source: &str, line_starts: &[u32], findings: Vec<Finding>) -> Vec<Finding> {
-    let s = Suppressions::parse(source, line_starts);
+pub fn filter(source: &str, lines: &LineIndex, findings: Vec<Finding>) -> Vec<Finding> {
+    let s = Suppressions::parse(source, lines);
     if s.is_empty() {
         return findings;
     }
     findings
         .into_iter()
-        .filter(|f| !s.suppresses(line_starts, f))
+        .filter(|f| !s.suppresses(lines, f))
         .collect()
-}
-
-fn line_of(line_starts: &[u32], offset: u32) -> u32 {
-    match line_starts.binary_search(&offset) {
-        Ok(i) => i as u32,
-        Err(i) => i.saturating_sub(1) as u32,
-    }
 }
 
 /// Only blanks before the comment on its first line and after it on its last line.
@@ -126,63 +121,23 @@ struct Comment {
     end: usize,
 }
 
-/// The comments of C/C++ text, skipping string and character literals.
+/// The comments of C/C++ text (a `//` comment without a `\r` that ends its line).
 fn comments(source: &str) -> Vec<Comment> {
     let b = source.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        match b[i] {
-            // `1'000'000`: a C++14 digit separator, not a character literal.
-            b'\''
-                if i > 0
-                    && b[i - 1].is_ascii_digit()
-                    && b.get(i + 1).is_some_and(|c| c.is_ascii_alphanumeric()) =>
-            {
-                i += 1
+    regions(source)
+        .into_iter()
+        .filter(|r| r.kind == RegionKind::Comment)
+        .map(|r| {
+            let mut end = r.end;
+            if end > r.start && b[end - 1] == b'\r' {
+                end -= 1;
             }
-            b'"' | b'\'' => i = skip_literal(b, i),
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let start = i;
-                i += 2;
-                // A backslash at the end of the line continues a `//` comment.
-                while i < b.len() && !(b[i] == b'\n' && b[i - 1] != b'\\') {
-                    i += 1;
-                }
-                let mut end = i;
-                if end > start && b[end - 1] == b'\r' {
-                    end -= 1;
-                }
-                out.push(Comment { start, end });
+            Comment {
+                start: r.start,
+                end,
             }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let start = i;
-                i = match source[i + 2..].find("*/") {
-                    Some(k) => i + 2 + k + 2,
-                    None => b.len(),
-                };
-                out.push(Comment { start, end: i });
-            }
-            _ => i += 1,
-        }
-    }
-    out
-}
-
-/// The offset after the string or character literal that opens at `i`.
-fn skip_literal(b: &[u8], i: usize) -> usize {
-    let quote = b[i];
-    let mut j = i + 1;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 2,
-            c if c == quote => return j + 1,
-            // An unterminated literal ends at the line's end.
-            b'\n' => return j,
-            _ => j += 1,
-        }
-    }
-    b.len()
+        })
+        .collect()
 }
 
 /// `omplens: ignore[...]` in a comment's text: (file-level, the names or `None` for all).
@@ -229,7 +184,8 @@ fn strip_prefix_ci<'a>(s: &'a str, prefix: &str) -> Option<&'a str> {
 mod tests {
     use super::*;
     use crate::check::Severity;
-    use crate::ir::{line_starts, Span};
+    use crate::ir::Span;
+    use crate::text::LineIndex;
 
     fn finding(code: &'static str, source: &str, needle: &str) -> Finding {
         let start = source.find(needle).expect("needle") as u32;
@@ -246,7 +202,11 @@ mod tests {
     }
 
     fn is_suppressed(source: &str, code: &'static str, needle: &str) -> bool {
-        suppressed(source, &line_starts(source), &finding(code, source, needle))
+        suppressed(
+            source,
+            &LineIndex::new(source),
+            &finding(code, source, needle),
+        )
     }
 
     #[test]
@@ -314,10 +274,10 @@ mod tests {
     #[test]
     fn unknown_names_are_reported_and_suppress_nothing() {
         let src = "f(a[0]); // omplens: ignore[OMP999, OMP101]\n";
-        let s = Suppressions::parse(src, &line_starts(src));
+        let s = Suppressions::parse(src, &LineIndex::new(src));
         assert_eq!(s.unknown, vec![(9, "OMP999".to_string())]);
-        assert!(s.suppresses(&line_starts(src), &finding("OMP101", src, "a[0]")));
-        assert!(!s.suppresses(&line_starts(src), &finding("OMP102", src, "a[0]")));
+        assert!(s.suppresses(&LineIndex::new(src), &finding("OMP101", src, "a[0]")));
+        assert!(!s.suppresses(&LineIndex::new(src), &finding("OMP102", src, "a[0]")));
     }
 
     #[test]
@@ -325,7 +285,7 @@ mod tests {
         let src = "f(a[0]); // omplens: ignore[OMP101]\ng(b[0]);\n";
         let kept = filter(
             src,
-            &line_starts(src),
+            &LineIndex::new(src),
             vec![
                 finding("OMP101", src, "a[0]"),
                 finding("OMP101", src, "b[0]"),

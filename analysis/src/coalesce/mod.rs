@@ -24,11 +24,11 @@ pub mod stride;
 pub mod sym;
 pub mod transform;
 
-use crate::check::TextEdit;
 use crate::ir::access::AccessKind;
 use crate::ir::{kernel_stmts, stmt_children, DirId, FuncId, Module, Span, StmtId, StmtKind};
 use crate::pragma::{ClauseKind, Leaf, ScheduleKind};
 use crate::semantics::constants::{known_values, Values};
+use crate::text::TextEdit;
 pub use stride::{Cost, Mapping, Stride};
 pub use transform::Reshape;
 

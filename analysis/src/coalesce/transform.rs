@@ -13,9 +13,9 @@
 use super::dependence;
 use super::stride::fixed;
 use super::sym::{assigned_vars, Nest};
-use crate::check::TextEdit;
 use crate::ir::{Function, Module, Span, StmtId, StmtKind};
 use crate::semantics::constants::Values;
+use crate::text::TextEdit;
 
 /// A reshaping of the chain.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -230,7 +230,7 @@ fn to_real(f: &Finding, segments: &[Segment], module: &Module) -> Option<Finding
         })
     };
     let text = |t: &str| {
-        check::resolve_line_refs(t, |at| {
+        crate::text::resolve_line_refs(t, |at| {
             Piece::to_real(segments, at).map(|r| module.line_col(r).0)
         })
     };
@@ -259,7 +259,7 @@ fn to_real(f: &Finding, segments: &[Segment], module: &Module) -> Option<Finding
                         start: e.start,
                         end: e.end,
                     })?;
-                    Some(check::TextEdit {
+                    Some(crate::text::TextEdit {
                         start: s.start,
                         end: s.end,
                         text: e.text.clone(),

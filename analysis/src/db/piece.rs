@@ -154,7 +154,7 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         path: module.path.clone(),
         language: module.language,
         source_len: text.len() as u32,
-        line_starts: crate::ir::line_starts(&text),
+        lines: crate::text::LineIndex::new(&text),
         macros: module.macros.clone(),
         ..Module::default()
     };

@@ -7,7 +7,7 @@
 
 use super::piece::{Piece, PieceIds, Segment};
 use super::{component, parse, pieces, Db, PieceSlot, SourceFile};
-use crate::check::{self, env};
+use crate::check::env;
 use crate::ir::{Module, Span};
 use crate::plan::{self, Anchor, FunctionPlan, Plan, PlanDiagnostic};
 use crate::semantics::validity::Object;
@@ -136,7 +136,7 @@ impl<'a> Mapper<'a> {
 
     /// `text` with the piece's line markers replaced by the file's lines.
     fn text(&self, t: &str, module: &Module) -> String {
-        check::resolve_line_refs(t, |at| {
+        crate::text::resolve_line_refs(t, |at| {
             Piece::to_real(self.segments, at).map(|r| module.line_col(r).0)
         })
     }

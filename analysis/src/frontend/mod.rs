@@ -14,7 +14,7 @@ mod lower;
 mod source;
 mod tu_cache;
 
-use crate::ir::{self, Diagnostic, DirId, DirectiveInfo, Language, Module, Severity, Span};
+use crate::ir::{Diagnostic, DirId, DirectiveInfo, Language, Module, Severity, Span};
 use crate::pragma;
 use std::path::Path;
 
@@ -120,7 +120,7 @@ fn lower_parsed(
         path: path_str.to_string(),
         language: Some(language_of(path, args)),
         source_len: src.text.len() as u32,
-        line_starts: ir::line_starts(&src.text),
+        lines: crate::text::LineIndex::new(&src.text),
         ..Module::default()
     };
     let _main = libclang::MainFileGuard::new(tu, path_str);

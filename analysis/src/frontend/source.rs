@@ -1,15 +1,26 @@
 //! Questions about the raw text of the main file that libclang does not answer directly.
-//! All offsets are byte offsets; every lookup is bounds-checked.
+//! All offsets are byte offsets; every lookup is bounds-checked. Comments and literals are
+//! found by the raw-text scanner ([`crate::text::scan`]).
 
 use crate::ir::Span;
+use crate::text::scan::{regions, Region, RegionKind};
 
 pub struct SourceText {
     pub text: String,
+    /// The comments and literals of `text`, in order.
+    regions: Vec<Region>,
 }
 
 impl SourceText {
     pub fn new(text: String) -> Self {
-        SourceText { text }
+        let regions = regions(&text);
+        SourceText { text, regions }
+    }
+
+    /// The comment or literal holding byte `i`, if any.
+    fn region_at(&self, i: usize) -> Option<&Region> {
+        let n = self.regions.partition_point(|r| r.start <= i);
+        self.regions[..n].last().filter(|r| i < r.end)
     }
 
     fn bytes(&self) -> &[u8] {
@@ -30,18 +41,8 @@ impl SourceText {
         let (from, to) = (from as usize, (to as usize).min(b.len()));
         let mut i = from;
         while i < to {
-            if b[i..].starts_with(b"//") {
-                while i < to && b[i] != b'\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            if b[i..].starts_with(b"/*") {
-                i += 2;
-                while i < to && !b[i..].starts_with(b"*/") {
-                    i += 1;
-                }
-                i += 2;
+            if let Some(r) = self.region_at(i).filter(|r| r.kind == RegionKind::Comment) {
+                i = r.end;
                 continue;
             }
             if b[i..].starts_with(kw.as_bytes())
@@ -74,6 +75,10 @@ impl SourceText {
         let mut depth = 0i32;
         let mut semis = Vec::with_capacity(2);
         while i < end {
+            if let Some(r) = self.region_at(i) {
+                i = r.end;
+                continue;
+            }
             match b[i] {
                 b'(' | b'[' | b'{' => depth += 1,
                 b')' | b']' | b'}' => {
@@ -83,19 +88,6 @@ impl SourceText {
                     }
                 }
                 b';' if depth == 1 => semis.push(i as u32),
-                b'"' | b'\'' => i = skip_literal(b, i, end),
-                b'/' if b.get(i + 1) == Some(&b'/') => {
-                    while i < end && b[i] != b'\n' {
-                        i += 1;
-                    }
-                }
-                b'/' if b.get(i + 1) == Some(&b'*') => {
-                    i += 2;
-                    while i + 1 < end && !(b[i] == b'*' && b[i + 1] == b'/') {
-                        i += 1;
-                    }
-                    i += 1;
-                }
                 _ => {}
             }
             i += 1;
@@ -140,18 +132,10 @@ impl SourceText {
 }
 
 impl SourceText {
-    /// Whether `offset` is inside a `//` or `/* */` comment (strings are not considered).
+    /// Whether `offset` is inside a `//` or `/* */` comment.
     fn in_comment(&self, offset: usize) -> bool {
-        let before = &self.text[..offset];
-        let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-        if before[line_start..].contains("//") {
-            return true;
-        }
-        match (before.rfind("/*"), before.rfind("*/")) {
-            (Some(open), Some(close)) => open > close,
-            (Some(_), None) => true,
-            _ => false,
-        }
+        self.region_at(offset)
+            .is_some_and(|r| r.kind == RegionKind::Comment)
     }
 }
 
@@ -176,19 +160,6 @@ pub fn strip_paths_in_spelling(s: &str) -> String {
 
 fn is_ident(c: u8) -> bool {
     c.is_ascii_alphanumeric() || c == b'_'
-}
-
-/// Index of the closing quote of the literal that opens at `i`.
-fn skip_literal(b: &[u8], mut i: usize, end: usize) -> usize {
-    let q = b[i];
-    i += 1;
-    while i < end && b[i] != q {
-        if b[i] == b'\\' {
-            i += 1;
-        }
-        i += 1;
-    }
-    i
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ pub mod macros;
 pub(crate) mod print;
 mod types;
 
-pub use crate::pragma::Span;
+use crate::text::LineIndex;
+pub use crate::text::Span;
 pub use print::render_module;
 pub use types::{Type, TypeKind};
 
@@ -53,10 +54,10 @@ pub struct Module {
     /// Every `#pragma omp` of the main file that parsed to a known directive, in source order.
     pub directives: IndexVec<DirId, DirectiveInfo>,
     pub diagnostics: Vec<Diagnostic>,
-    /// Start offset of every line (for printing `line:col`).
-    pub line_starts: Vec<u32>,
+    /// The main file's lines (for printing `line:col`).
+    pub lines: LineIndex,
     /// A piece of a file made by the incremental layer (`db::piece`): its offsets point into a
-    /// synthetic source, so messages refer to lines by marker (`check::line_ref`).
+    /// synthetic source, so messages refer to lines by marker ([`Module::line_ref`]).
     pub piece: bool,
     /// Integer values of the main file's object-like macros (`#define N 4096`): the
     /// preprocessor turned their uses into numbers; sections are written with the names.
@@ -79,14 +80,19 @@ impl Module {
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
-    /// 1-based line and column of a file offset.
+    /// 1-based line and column (in bytes) of a file offset.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
-        let line = match self.line_starts.binary_search(&offset) {
-            Ok(i) => i,
-            Err(i) => i.saturating_sub(1),
-        };
-        let start = self.line_starts.get(line).copied().unwrap_or(0);
-        (line as u32 + 1, offset.saturating_sub(start) + 1)
+        self.lines.line_col(offset)
+    }
+    /// The line of `offset` as a message says it ("at line 12"). In a piece of a file (the
+    /// incremental layer, [`crate::db`]) the line is not known yet: a marker holding the
+    /// offset stands in until [`crate::text::resolve_line_refs`] maps it to the real file.
+    pub fn line_ref(&self, offset: u32) -> String {
+        if self.piece {
+            crate::text::line_marker(offset)
+        } else {
+            self.line_col(offset).0.to_string()
+        }
     }
     pub fn globals(&self) -> impl Iterator<Item = (VarId, &Var)> {
         self.vars
@@ -95,13 +101,6 @@ impl Module {
             .filter(|(_, v)| matches!(v.storage, Storage::Global | Storage::StaticGlobal))
             .map(|(i, v)| (VarId(i as u32), v))
     }
-}
-
-/// Offsets of line starts of `text`.
-pub fn line_starts(text: &str) -> Vec<u32> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i as u32 + 1))
-        .collect()
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

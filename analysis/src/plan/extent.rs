@@ -82,7 +82,7 @@ pub fn of(
                     }) => format!(
                         "omplens cannot tell how much of the data behind `{}` the kernels use: the access `{text}` (line {}) defeats it: {why}",
                         var.name,
-                        crate::check::line_ref(module, at.start),
+                        module.line_ref(at.start),
                     ),
                     _ => format!(
                         "omplens cannot tell how much of the data behind `{}` the kernels use (no loop bounds or allocation size it can read)",

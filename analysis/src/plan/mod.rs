@@ -14,7 +14,8 @@ mod synth;
 use crate::ir::{DirId, FuncId, Severity};
 use crate::pragma::Span;
 use crate::semantics::validity::Object;
-pub use rewrite::{Anchor, Clause, Insertion, Side, TextEdit};
+use crate::text::TextEdit;
+pub use rewrite::{Anchor, Clause, Insertion, Side};
 pub use synth::plan;
 
 /// How data enters and leaves a `target data` region.

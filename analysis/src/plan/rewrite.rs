@@ -1,27 +1,17 @@
 //! The rewriter: turns the plan's insertions into text edits on the original source.
-//! CONTRACT (types) written by the synthesis side; the implementation is filled in separately.
 //!
 //! `source` answers raw-text questions (comments and literals, lines, the file's indent unit,
 //! line ending and pragma column); `layout` merges insertions and places braces and lines (its
-//! module comment explains the model); `diff` writes unified diffs. Snapshot tests over C
-//! snippets, each compiled with clang-19 where it is installed, are in
+//! module comment explains the model). Edits are applied and diffed by [`crate::text`].
+//! Snapshot tests over C snippets, each compiled with clang-19 where it is installed, are in
 //! `analysis/tests/rewrite.rs`.
 
-use crate::pragma::Span;
+use crate::text::{Span, TextEdit};
 
-mod diff;
 mod layout;
 mod source;
 #[cfg(test)]
 mod tests;
-
-/// A replacement of `source[start..end]` by `text` (byte offsets into the original source).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TextEdit {
-    pub start: u32,
-    pub end: u32,
-    pub text: String,
-}
 
 /// One clause of a directive to write: `map(to: a[0:n], b)`, `firstprivate(x)`, `to(a[0:n])`.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -100,35 +90,4 @@ pub enum Insertion {
 ///   code are skipped; the result never overlaps.
 pub fn render(source: &str, insertions: &[Insertion]) -> Vec<TextEdit> {
     layout::render(source, insertions)
-}
-
-/// Applies sorted, non-overlapping edits. An edit that is out of range, not on character
-/// boundaries or overlaps the previous one is skipped.
-pub fn apply(source: &str, edits: &[TextEdit]) -> String {
-    let mut out = String::with_capacity(source.len());
-    let mut at = 0usize;
-    for e in edits {
-        let (s, t) = (e.start as usize, e.end as usize);
-        if s < at
-            || t < s
-            || t > source.len()
-            || !source.is_char_boundary(s)
-            || !source.is_char_boundary(t)
-        {
-            continue;
-        }
-        out.push_str(&source[at..s]);
-        out.push_str(&e.text);
-        at = t;
-    }
-    out.push_str(&source[at..]);
-    out
-}
-
-/// A unified diff from `old` to `new` (3 lines of context) that `patch -p1` and `git apply`
-/// accept. The labels get `a/` and `b/` prefixes (unless they have them or are `/dev/null`).
-/// Equal texts give an empty string; a last line without a line break is marked
-/// `\ No newline at end of file`.
-pub fn unified_diff(old_label: &str, new_label: &str, old: &str, new: &str) -> String {
-    diff::unified_diff(old_label, new_label, old, new)
 }

@@ -2,8 +2,8 @@
 //! (`target data`, `target enter/exit data`, `target update` lines, and `map` clauses on
 //! kernels) so fresh ones can be synthesized.
 
-use super::TextEdit;
 use crate::ir::Module;
+use crate::text::TextEdit;
 
 /// Start of the line holding `offset`.
 fn line_start(src: &str, offset: usize) -> usize {

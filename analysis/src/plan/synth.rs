@@ -142,9 +142,9 @@ impl<'a> FnCtx<'a> {
     }
 
     /// The line of `offset` as a message says it (a marker in a piece of a file, resolved
-    /// when the plan is mapped back: [`crate::check::line_ref`]).
+    /// when the plan is mapped back: [`crate::ir::Module::line_ref`]).
     fn line(&self, offset: u32) -> String {
-        crate::check::line_ref(self.module, offset)
+        self.module.line_ref(offset)
     }
 
     fn anchor(&self, s: StmtId) -> Anchor {

@@ -6,7 +6,8 @@ use super::write::write_atomic;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
 use omplens_analysis::ir::Module;
-use omplens_analysis::plan::{self, rewrite, Plan};
+use omplens_analysis::plan::{self, Plan};
+use omplens_analysis::text;
 use std::io::Write;
 use std::path::Path;
 use std::process::ExitCode;
@@ -55,7 +56,7 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     if replace {
         let strip = plan::strip::strip_mappings(&module, &source);
         if !strip.is_empty() {
-            source = rewrite::apply(&source, &strip);
+            source = text::apply(&source, &strip);
             file.set_text(source.clone());
             module = file.module()?;
         }
@@ -99,13 +100,13 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     let p = planned(&args.source, args.replace)?;
     let t1 = Instant::now();
     let edits = p.plan.edits(&p.module, &p.source);
-    let fixed = rewrite::apply(&p.source, &edits);
+    let fixed = text::apply(&p.source, &edits);
     let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
     print_diagnostics(path, &p);
     let original = &p.original;
     if args.diff {
         let label = path.display().to_string();
-        let d = rewrite::unified_diff(&label, &label, original, &fixed);
+        let d = text::unified_diff(&label, &label, original, &fixed);
         let _ = std::io::stdout().lock().write_all(d.as_bytes());
     } else if args.in_place {
         if &fixed != original {

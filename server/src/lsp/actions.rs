@@ -6,7 +6,8 @@ use super::analysis::FileAnalysis;
 use super::convert::LineIndex;
 use super::diagnostics;
 use omplens_analysis::ir::{FuncId, Module};
-use omplens_analysis::plan::{FunctionPlan, Motion, Plan, Side, TextEdit};
+use omplens_analysis::plan::{FunctionPlan, Motion, Plan, Side};
+use omplens_analysis::text::TextEdit;
 use std::collections::HashMap;
 use tower_lsp_server::ls_types::{
     self as lsp, CodeAction, CodeActionContext, CodeActionKind, CodeActionOrCommand, Command,

@@ -5,11 +5,11 @@
 //! what we hold is ignored. No guard of the map is ever held across an `.await`.
 
 use super::analysis::Analysed;
-use super::convert::offset_in;
 use dashmap::DashMap;
+use omplens_analysis::text::LineIndex;
 use std::sync::Arc;
 use tokio::sync::watch;
-use tower_lsp_server::ls_types::{TextDocumentContentChangeEvent, Uri};
+use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
 pub struct Document {
     pub version: i32,
@@ -101,9 +101,10 @@ pub fn apply_changes(text: &mut String, changes: Vec<TextDocumentContentChangeEv
         match c.range {
             None => *text = c.text,
             Some(r) => {
-                let starts = omplens_analysis::ir::line_starts(text);
-                let start = offset_in(text, &starts, r.start) as usize;
-                let end = (offset_in(text, &starts, r.end) as usize).max(start);
+                let index = LineIndex::new(text);
+                let offset = |p: Position| index.utf16_offset(text, p.line, p.character) as usize;
+                let start = offset(r.start);
+                let end = offset(r.end).max(start);
                 text.replace_range(start..end, &c.text);
             }
         }
@@ -113,7 +114,7 @@ pub fn apply_changes(text: &mut String, changes: Vec<TextDocumentContentChangeEv
 #[cfg(test)]
 mod tests {
     use super::*;
-    use tower_lsp_server::ls_types::{Position, Range};
+    use tower_lsp_server::ls_types::Range;
 
     fn edit(l0: u32, c0: u32, l1: u32, c1: u32, text: &str) -> TextDocumentContentChangeEvent {
         TextDocumentContentChangeEvent {

@@ -27,7 +27,7 @@ pub fn finding(code: &'static str, certain: bool, span: Span, message: String) -
 }
 
 pub fn line(cx: &Context, span: Span) -> String {
-    crate::check::line_ref(cx.module, span.start)
+    cx.module.line_ref(span.start)
 }
 
 /// "on every path" / "on some paths".

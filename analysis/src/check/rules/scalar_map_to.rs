@@ -3,8 +3,9 @@
 use super::common::finding;
 use super::Context;
 use crate::check::env::is_scalar_var;
-use crate::check::{Finding, TextEdit};
+use crate::check::Finding;
 use crate::pragma::MapType;
+use crate::text::TextEdit;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();

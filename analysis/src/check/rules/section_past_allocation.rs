@@ -4,11 +4,12 @@ use super::common::finding;
 use super::Context;
 use crate::check::env::items::poly_known;
 use crate::check::env::Object;
-use crate::check::{Finding, Related, TextEdit};
+use crate::check::{Finding, Related};
 use crate::ir::{ExprKind, FuncId, VarId};
 use crate::semantics::constants::substitute;
 use crate::semantics::sections;
 use crate::semantics::symbolic::Poly;
+use crate::text::TextEdit;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();

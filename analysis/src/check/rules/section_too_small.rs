@@ -4,11 +4,12 @@ use super::common::{finding, line};
 use super::Context;
 use crate::check::env::items::poly_known;
 use crate::check::env::Object;
-use crate::check::{Finding, Related, TextEdit};
+use crate::check::{Finding, Related};
 use crate::ir::{kernel_stmts, StmtKind};
 use crate::semantics::constants::substitute;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
+use crate::text::TextEdit;
 
 /// Explicit sections `p[lo:len]` of pointer data, against the section the kernels that use
 /// them access (the kernel itself, or the kernels inside a `target data` region).

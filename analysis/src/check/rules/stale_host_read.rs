@@ -107,7 +107,7 @@ fn reverse_update(cx: &Context, item: Span) -> Vec<crate::check::Fix> {
     let text = &cx.source[item.start as usize..item.end as usize];
     fixes::fix(
         format!("copy `{text}` from the device: `to` → `from`"),
-        vec![crate::plan::rewrite::TextEdit {
+        vec![crate::text::TextEdit {
             start: start as u32,
             end: name.len() as u32,
             text: "from".into(),

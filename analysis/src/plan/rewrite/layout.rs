@@ -17,8 +17,9 @@
 use std::collections::BTreeMap;
 
 use super::source::{self, is_blank, Kind, SourceText};
-use super::{Anchor, Clause, Insertion, Side, TextEdit};
+use super::{Anchor, Clause, Insertion, Side};
 use crate::pragma::{parse_pragma, Span};
+use crate::text::TextEdit;
 
 pub(super) fn render(src: &str, insertions: &[Insertion]) -> Vec<TextEdit> {
     if src.len() >= u32::MAX as usize {

@@ -2,6 +2,8 @@
 //! literal; lines and their indentation; the file's indent unit, line ending and the column
 //! its `#pragma omp` lines are written at.
 
+use crate::text::scan::{regions, RegionKind};
+use crate::text::LineIndex;
 use std::cell::RefCell;
 use std::sync::{Arc, OnceLock};
 
@@ -27,20 +29,18 @@ pub(super) struct SourceText<'a> {
 /// it. Shared by every render of the same text (see [`SourceText::cached`]).
 pub(super) struct Scan {
     kind: Vec<Kind>,
-    /// Offset of the first byte of every line.
-    line_starts: Vec<usize>,
+    lines: LineIndex,
     nl: &'static str,
     pub unit: OnceLock<String>,
     pub col0: OnceLock<bool>,
 }
 
 impl Scan {
-    fn of(bytes: &[u8]) -> Scan {
-        let mut line_starts = vec![0];
+    fn of(src: &str) -> Scan {
+        let bytes = src.as_bytes();
         let (mut crlf, mut lf) = (0usize, 0usize);
         for (i, &b) in bytes.iter().enumerate() {
             if b == b'\n' {
-                line_starts.push(i + 1);
                 if i > 0 && bytes[i - 1] == b'\r' {
                     crlf += 1;
                 } else {
@@ -49,8 +49,8 @@ impl Scan {
             }
         }
         Scan {
-            kind: classify(bytes),
-            line_starts,
+            kind: classify(src),
+            lines: LineIndex::new(src),
             nl: if crlf > lf { "\r\n" } else { "\n" },
             unit: OnceLock::new(),
             col0: OnceLock::new(),
@@ -76,7 +76,7 @@ fn is_ident(b: u8) -> bool {
 
 impl<'a> SourceText<'a> {
     pub fn new(src: &'a str) -> SourceText<'a> {
-        Self::with_scan(src, Arc::new(Scan::of(src.as_bytes())))
+        Self::with_scan(src, Arc::new(Scan::of(src)))
     }
 
     /// [`SourceText::new`], reusing the scan of the previous text of this thread when the
@@ -90,7 +90,7 @@ impl<'a> SourceText<'a> {
             match &*last {
                 Some((text, scan)) if text == src => scan.clone(),
                 _ => {
-                    let scan = Arc::new(Scan::of(src.as_bytes()));
+                    let scan = Arc::new(Scan::of(src));
                     *last = Some((src.to_string(), scan.clone()));
                     scan
                 }
@@ -121,31 +121,21 @@ impl<'a> SourceText<'a> {
     }
 
     pub fn line_count(&self) -> usize {
-        self.scan.line_starts.len()
+        self.scan.lines.line_count()
     }
 
     /// The line holding byte `pos` (the last line for `pos == len`).
     pub fn line_of(&self, pos: usize) -> usize {
-        match self.scan.line_starts.binary_search(&pos) {
-            Ok(l) => l,
-            Err(l) => l - 1,
-        }
+        self.scan.lines.line(pos as u32) as usize
     }
 
     pub fn line_start(&self, line: usize) -> usize {
-        self.scan.line_starts[line]
+        self.scan.lines.starts()[line] as usize
     }
 
     /// End of the line's text: the offset of its `\r\n` or `\n`, or the end of the file.
     pub fn line_end(&self, line: usize) -> usize {
-        let mut e = match self.scan.line_starts.get(line + 1) {
-            Some(&next) => next - 1,
-            None => self.len(),
-        };
-        if e > self.scan.line_starts[line] && e < self.len() && self.bytes[e - 1] == b'\r' {
-            e -= 1;
-        }
-        e
+        self.scan.lines.line_end(self.src, line as u32) as usize
     }
 
     /// First non-blank byte of the line, if any.
@@ -266,111 +256,15 @@ impl<'a> SourceText<'a> {
 }
 
 /// Classifies every byte as code, comment or literal.
-fn classify(b: &[u8]) -> Vec<Kind> {
-    let n = b.len();
-    let mut kind = vec![Kind::Code; n];
-    let mut i = 0;
-    while i < n {
-        match b[i] {
-            b'/' if b.get(i + 1) == Some(&b'/') => {
-                let mut j = i;
-                // A line comment runs to the end of the line, continued by `\` before the break.
-                loop {
-                    while j < n && b[j] != b'\n' {
-                        j += 1;
-                    }
-                    let mut k = j;
-                    if k > i && b[k - 1] == b'\r' {
-                        k -= 1;
-                    }
-                    if j < n && k > i && b[k - 1] == b'\\' {
-                        j += 1;
-                        continue;
-                    }
-                    break;
-                }
-                let end = j;
-                kind[i..end].fill(Kind::Comment);
-                i = end;
-            }
-            b'/' if b.get(i + 1) == Some(&b'*') => {
-                let end = find(b, i + 2, b"*/").map_or(n, |p| p + 2);
-                kind[i..end].fill(Kind::Comment);
-                i = end;
-            }
-            b'"' => {
-                let end = raw_string_end(b, i).unwrap_or_else(|| quoted_end(b, i, b'"'));
-                kind[i..end].fill(Kind::Literal);
-                i = end;
-            }
-            b'\'' if !after_number(b, i) => {
-                let end = quoted_end(b, i, b'\'');
-                kind[i..end].fill(Kind::Literal);
-                i = end;
-            }
-            _ => i += 1,
-        }
+fn classify(src: &str) -> Vec<Kind> {
+    let mut kind = vec![Kind::Code; src.len()];
+    for r in regions(src) {
+        kind[r.start..r.end].fill(match r.kind {
+            RegionKind::Comment => Kind::Comment,
+            RegionKind::Literal => Kind::Literal,
+        });
     }
     kind
-}
-
-fn find(hay: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-    if from > hay.len() {
-        return None;
-    }
-    hay[from..]
-        .windows(needle.len())
-        .position(|w| w == needle)
-        .map(|p| p + from)
-}
-
-/// End (exclusive) of a quoted literal opened at `open`: after the closing quote, or at the
-/// end of the line when it is unterminated. Backslash escapes (also of line breaks) are skipped.
-fn quoted_end(b: &[u8], open: usize, quote: u8) -> usize {
-    let mut j = open + 1;
-    while j < b.len() {
-        match b[j] {
-            b'\\' => j += 2,
-            b'\n' => return j,
-            c if c == quote => return j + 1,
-            _ => j += 1,
-        }
-    }
-    b.len()
-}
-
-/// `'` after a number is a C++14 digit separator, not a character literal.
-fn after_number(b: &[u8], quote: usize) -> bool {
-    let mut s = quote;
-    while s > 0 && (is_ident(b[s - 1]) || b[s - 1] == b'\'' || b[s - 1] == b'.') {
-        s -= 1;
-    }
-    s < quote && b[s].is_ascii_digit()
-}
-
-/// End of a raw string literal `R"delim( ... )delim"` whose `"` is at `quote`.
-fn raw_string_end(b: &[u8], quote: usize) -> Option<usize> {
-    let mut s = quote;
-    while s > 0 && is_ident(b[s - 1]) {
-        s -= 1;
-    }
-    let prefix = &b[s..quote];
-    if !matches!(prefix, b"R" | b"LR" | b"uR" | b"UR" | b"u8R") {
-        return None;
-    }
-    let open = (quote + 1..b.len().min(quote + 18)).find(|&j| b[j] == b'(')?;
-    let delim = &b[quote + 1..open];
-    if delim
-        .iter()
-        .any(|&c| c.is_ascii_whitespace() || c == b'\\' || c == b')' || c == b'"')
-    {
-        return None;
-    }
-    let mut close = Vec::with_capacity(delim.len() + 2);
-    close.push(b')');
-    close.extend_from_slice(delim);
-    close.push(b'"');
-    Some(find(b, open + 1, &close).map_or(b.len(), |p| p + close.len()))
 }
 
 /// The file's indent unit: a tab when most indented lines start with one, else the most common

@@ -3,6 +3,7 @@
 
 use super::source::{indent_unit, pragmas_at_column0, Kind, SourceText};
 use super::*;
+use crate::text::apply;
 use proptest::prelude::*;
 
 fn kinds(src: &str) -> String {
@@ -194,41 +195,6 @@ fn clauses_merge_and_empty_ones_vanish() {
     assert_eq!(
         run(src, &ins),
         "x;\n#pragma omp target update to(a, b, c) from(d e)\n"
-    );
-}
-
-#[test]
-fn apply_skips_bad_edits() {
-    let e = |start, end, text: &str| TextEdit {
-        start,
-        end,
-        text: text.into(),
-    };
-    assert_eq!(
-        apply("héllo", &[e(2, 2, "x"), e(0, 1, "H"), e(9, 9, "!")]),
-        "Héllo"
-    );
-    assert_eq!(apply("hello", &[e(0, 1, "H"), e(5, 5, "!")]), "Hello!");
-}
-
-#[test]
-fn unified_diff_labels_and_hunks() {
-    let d = unified_diff("/tmp/x.c", "/dev/null", "a\n", "");
-    assert!(
-        d.starts_with("--- a/tmp/x.c\n+++ /dev/null\n@@ -1 +0,0 @@\n-a\n"),
-        "{d}"
-    );
-    // Changes more than six lines apart make two hunks; closer ones share one.
-    let old: String = (0..20).map(|i| format!("{i}\n")).collect();
-    let two = old.replace("2\n", "two\n").replace("12\n", "twelve\n");
-    assert_eq!(
-        unified_diff("f", "f", &old, &two).matches("@@ -").count(),
-        2
-    );
-    let one = old.replace("2\n", "two\n").replace("8\n", "eight\n");
-    assert_eq!(
-        unified_diff("f", "f", &old, &one).matches("@@ -").count(),
-        1
     );
 }
 

@@ -3,7 +3,6 @@
 //! with `--fix` the fixes are written and the fixed files analysed again the same way. After a
 //! batch its files are removed from the host, which keeps memory bounded on long runs.
 
-use super::fixes;
 use super::lines::Lines;
 use super::parallel;
 use crate::commands::load;
@@ -13,7 +12,7 @@ use omplens_analysis::check::config::Config;
 use omplens_analysis::check::Finding;
 use omplens_analysis::ide::{Analysis, AnalysisHost, Change};
 use omplens_analysis::ir::Module;
-use omplens_analysis::plan::rewrite;
+use omplens_analysis::text;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
@@ -275,7 +274,12 @@ fn fix(c: &mut Checked, loaded: &Loaded, path: &Path) -> Result<usize> {
         );
         return Ok(1);
     }
-    let selection = fixes::select(&c.text, &c.findings);
+    let selection = text::select_fixes(
+        &c.text,
+        c.findings
+            .iter()
+            .map(|f| f.fixes.first().map(|fix| fix.edits.as_slice())),
+    );
     let lines = Lines::new(&c.text);
     let mut skipped = Vec::new();
     for (i, why) in &selection.skipped {
@@ -291,10 +295,10 @@ fn fix(c: &mut Checked, loaded: &Loaded, path: &Path) -> Result<usize> {
     }
     let n = skipped.len();
     c.notes.splice(0..0, skipped);
-    let new = rewrite::apply(&c.text, &selection.edits);
+    let new = text::apply(&c.text, &selection.edits);
     if new != c.text {
         write_atomic(path, &new)?;
-        c.fixed = selection.applied;
+        c.fixed = selection.taken.len();
         c.text = new;
     }
     Ok(n)

@@ -7,7 +7,6 @@
 //! (notes, the summary, progress) goes to stderr.
 
 mod analyse;
-mod fixes;
 mod inputs;
 mod json;
 mod lines;

@@ -440,7 +440,8 @@ pub fn render(files: &[Checked], problems: &[String], cwd: Option<&Path>) -> Str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use omplens_analysis::check::{Fix, Related, TextEdit};
+    use omplens_analysis::check::{Fix, Related};
+    use omplens_analysis::text::TextEdit;
     use serde_json::Value;
     use std::path::PathBuf;
 
