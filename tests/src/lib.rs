@@ -2,8 +2,10 @@
 //! the oracle (real host offloading with clang-19 and libomptarget) lives here.
 
 pub mod fix_programs;
+pub mod omplens_bin;
 pub mod oracle;
 pub mod oracle_log;
+pub mod tier;
 
 pub use oracle::{
     available as oracle_available, check, run_offload, run_reference, OracleError, OracleRun,
