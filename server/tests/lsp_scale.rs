@@ -1,9 +1,11 @@
 //! `omplens lsp` at scale, over a real stdio connection: a 50,000-line file is analysed and
 //! edited, and the server's memory stays bounded while many files are opened and closed.
+//! Both take minutes in a debug build: slow tier (`OMPLENS_SLOW=1`, see `omplens_tests::tier`).
 
 mod common;
 
 use common::{diagnostics_within, file_uri, generated, repo, Lsp};
+use omplens_tests::tier;
 use serde_json::json;
 use std::time::{Duration, Instant};
 
@@ -12,6 +14,9 @@ const LARGE_LIMIT: Duration = Duration::from_secs(240);
 
 #[test]
 fn fifty_thousand_line_file_is_analysed_and_edited() {
+    if !tier::slow("lsp_scale::fifty_thousand_line_file_is_analysed_and_edited") {
+        return;
+    }
     let dir = tempfile::tempdir().unwrap();
     let (path, text) = generated(dir.path(), "large.cpp", 50_000);
     let lines: Vec<&str> = text.lines().collect();
@@ -79,6 +84,9 @@ fn fifty_thousand_line_file_is_analysed_and_edited() {
 /// Every `.c` program of tests/check, opened under a new path in each round and closed again.
 #[test]
 fn memory_stays_bounded_while_files_are_opened_and_closed() {
+    if !tier::slow("lsp_scale::memory_stays_bounded_while_files_are_opened_and_closed") {
+        return;
+    }
     let programs: Vec<(String, String)> = std::fs::read_dir(repo().join("tests/check"))
         .unwrap()
         .filter_map(|e| {

@@ -4,8 +4,10 @@
 #![deny(unsafe_code)]
 
 pub mod fix_programs;
+pub mod omplens_bin;
 pub mod oracle;
 pub mod oracle_log;
+pub mod tier;
 
 pub use oracle::{
     available as oracle_available, check, run_offload, run_reference, OracleError, OracleRun,

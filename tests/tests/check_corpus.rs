@@ -25,7 +25,7 @@
 //!   set of (line, code) with the expectation, prints a table per code (expected, found, true
 //!   positives, false positives, false negatives) and the number of error findings on programs
 //!   without a correctness expectation, and fails on any mismatch. With
-//!   `UPDATE_CHECK_EXPECT=1` every `.expect` is rewritten with the current findings instead
+//!   `UPDATE_EXPECT=1` every `.expect` is rewritten with the current findings instead
 //!   (comment lines kept): only for reviewing a change in the analysis — the files are ground
 //!   truth, not snapshots.
 //! - `oracle_agrees_with_expectations`: builds every program with clang-19 host offloading
@@ -38,7 +38,9 @@
 //!   performance findings were fixed, it must not copy more often nor move more bytes in
 //!   either direction than the original.
 //!
-//! The oracle tests print a note and pass when clang-19 or libomptarget is missing. Programs
+//! The two oracle tests are in the slow tier (`OMPLENS_SLOW=1`, see `omplens_tests::tier`):
+//! without it they are skipped with a note; with it (or with `CI` set) a missing clang-19 or
+//! libomptarget fails them. `findings_match_expectations` is in the fast tier. Programs
 //! run in parallel and share one analysis and one oracle run of each original between tests.
 //! `OMPLENS_CHECK_DIR=DIR` runs the tests over another directory laid out the same way.
 
@@ -48,14 +50,13 @@ use omplens_analysis::frontend::{flags, lower_file};
 use omplens_analysis::text;
 use omplens_tests::fix_programs::{files_of, parallel_map, programs_with, split_name, Program};
 use omplens_tests::oracle::{self, Verdict};
+use omplens_tests::tier::{self, UPDATE_ENV};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::Write as _;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
-/// Set to 1 to rewrite the `.expect` files with the current findings.
-const UPDATE_ENV: &str = "UPDATE_CHECK_EXPECT";
 /// The comment that marks a bug the oracle cannot see.
 const UNOBSERVABLE: &str = "not observable";
 
@@ -79,10 +80,6 @@ fn programs() -> Vec<Program> {
         dir.display()
     );
     programs
-}
-
-fn updating() -> bool {
-    std::env::var(UPDATE_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 fn expect_path(p: &Program) -> PathBuf {
@@ -359,15 +356,10 @@ fn original_verdict(p: &Program) -> Arc<OnceLock<Result<Verdict, String>>> {
     VERDICTS.get(&path, || run_oracle(&path, &p.dir))
 }
 
+/// The gate of an oracle test: the slow tier, then the oracle's tools.
 fn require_oracle(test: &str) -> bool {
-    if oracle::available() {
-        return true;
-    }
-    eprintln!(
-        "note: {test} skipped: the oracle is not available (clang-19 or \
-         /usr/lib/llvm-19/lib/libomptarget.so is missing; scripts/bootstrap.sh installs them)"
-    );
-    false
+    let test = format!("check_corpus::{test}");
+    tier::slow(&test) && tier::oracle(&test)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -610,7 +602,7 @@ fn table(programs: &[Program], cmps: &[Comparison]) -> String {
 fn findings_match_expectations() {
     let dir = check_dir();
     let programs = programs();
-    let update = updating();
+    let update = tier::updating();
     let results = parallel_map(&programs, |p| compare(p, update));
     let (cmps, outcomes): (Vec<Comparison>, Vec<Outcome>) = results.into_iter().unzip();
     let table = table(&programs, &cmps);

@@ -11,6 +11,7 @@
 //!   of every OMP302 finding is applied, and the transformed program must be oracle-correct
 //!   and print what the original's sequential build prints; analysed again, the reshaped loop
 //!   must cost the requests per warp the finding predicted, and be offered nothing more.
+//!   Slow tier (`OMPLENS_SLOW=1`, `omplens_tests::tier`).
 
 use omplens_analysis::check::{self as omp_check, Finding};
 use omplens_analysis::coalesce;
@@ -19,9 +20,9 @@ use omplens_analysis::ir::Module;
 use omplens_analysis::text;
 use omplens_tests::fix_programs::{parallel_map, programs_with, Program};
 use omplens_tests::oracle;
+use omplens_tests::tier::{self, UPDATE_ENV};
 use std::path::{Path, PathBuf};
 
-const UPDATE_ENV: &str = "UPDATE_EXPECT";
 const CODES: [&str; 2] = ["OMP301", "OMP302"];
 
 fn dir() -> PathBuf {
@@ -92,7 +93,7 @@ fn significant(text: &str) -> Vec<&str> {
 
 #[test]
 fn analysis_matches_expectations() {
-    let update = std::env::var(UPDATE_ENV).is_ok_and(|v| !v.is_empty() && v != "0");
+    let update = tier::updating();
     let results = parallel_map(&programs(), |p| -> Result<(), String> {
         let a = analyse(p)?;
         let got = render(&a);
@@ -228,8 +229,8 @@ fn check_reshapings(p: &Program, scratch: &Path) -> Result<Vec<String>, String> 
 
 #[test]
 fn reshapings_keep_the_result() {
-    if !oracle::available() {
-        eprintln!("note: reshapings_keep_the_result skipped: the oracle (clang-19, libomptarget) is missing");
+    let test = "coalesce_corpus::reshapings_keep_the_result";
+    if !(tier::slow(test) && tier::oracle(test)) {
         return;
     }
     let scratch = tempfile::Builder::new()

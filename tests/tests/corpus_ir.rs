@@ -2,7 +2,7 @@
 //! without a panic, and its IR listing equals the `.ir` file beside it.
 //!
 //! Update the expectations after an intended change with:
-//!     UPDATE_SNAPSHOTS=1 cargo test -p omplens-tests --test corpus_ir
+//!     UPDATE_EXPECT=1 cargo test -p omplens-tests --test corpus_ir
 
 use omplens_analysis::frontend::{flags, lower_file};
 use omplens_analysis::ide::render_ir;
@@ -42,7 +42,7 @@ fn lower(path: &Path) -> omplens_analysis::ir::Module {
 
 fn check_snapshot(path: &Path, actual: &str, failures: &mut Vec<String>) {
     let snap = PathBuf::from(format!("{}.ir", path.display()));
-    if std::env::var_os("UPDATE_SNAPSHOTS").is_some() {
+    if omplens_tests::tier::updating() {
         std::fs::write(&snap, actual).expect("write snapshot");
         return;
     }
@@ -64,7 +64,7 @@ fn check_snapshot(path: &Path, actual: &str, failures: &mut Vec<String>) {
             ))
         }
         Err(_) => failures.push(format!(
-            "{}: no snapshot {} (run with UPDATE_SNAPSHOTS=1)",
+            "{}: no snapshot {} (run with UPDATE_EXPECT=1)",
             path.display(),
             snap.display()
         )),

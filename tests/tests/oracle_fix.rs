@@ -18,29 +18,31 @@
 //! `fixed_programs_pass_the_oracle` requires, for every input: `omplens fix` exits 0; the
 //! fixed program is oracle-correct (offloaded output equals its build without `-fopenmp`, which
 //! equals the input's, exit 0, no unmapped data); its text equals the snapshot; its copies and
-//! bytes each way are at most the recorded ones. With `UPDATE_FIX_EXPECT=1` the snapshot and the
+//! bytes each way are at most the recorded ones. With `UPDATE_EXPECT=1` the snapshot and the
 //! `.expect` file are (re)written from the run instead of compared, but only for programs that
 //! are oracle-correct: a wrong program is never recorded.
 //!
 //! `replace_keeps_expert_programs_correct` runs `omplens fix --replace` on every expert
 //! version and requires the result to stay oracle-correct.
 //!
-//! Programs run in parallel; all failures are reported together. The oracle's tools are
-//! required (scripts/bootstrap.sh installs them): without them the tests fail, not skip.
+//! Programs run in parallel; all failures are reported together. Both oracle tests are in the
+//! slow tier (`OMPLENS_SLOW=1`, see `omplens_tests::tier`); there a missing clang-19 or
+//! libomptarget fails them (scripts/bootstrap.sh installs them). The binary under test is
+//! `omplens_tests::omplens_bin::path()` (built by the test when needed, or `$OMPLENS_BIN`).
 //! `OMPLENS_FIX_DIR=DIR` runs the tests over another directory laid out the same way.
 
 use omplens_tests::fix_programs::{
     self, files_of, parallel_map, programs_with, split_name, Program, EXTENSIONS,
 };
+use omplens_tests::omplens_bin;
 use omplens_tests::oracle::{self, OracleRun, Transfer, Verdict};
+use omplens_tests::tier::{self, UPDATE_ENV};
 use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitStatus};
 use std::time::Duration;
 
-/// Set to 1 to (re)write snapshots and `.expect` files instead of comparing with them.
-const UPDATE_ENV: &str = "UPDATE_FIX_EXPECT";
 /// Wall-clock limit for one `omplens fix` run.
 const FIX_TIMEOUT: Duration = Duration::from_secs(120);
 
@@ -50,16 +52,12 @@ const FIX_TIMEOUT: Duration = Duration::from_secs(120);
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
-        .expect("server/ has a parent")
+        .expect("tests/ has a parent")
         .to_path_buf()
 }
 
 fn fix_dir() -> PathBuf {
     fix_programs::fix_dir(&repo())
-}
-
-fn updating() -> bool {
-    std::env::var(UPDATE_ENV).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// `.fixed.` snapshots and `.expect` files with no input beside them (left over after a
@@ -80,13 +78,10 @@ fn orphans(dir: &Path, inputs: &[Program]) -> Vec<String> {
         .collect()
 }
 
-fn require_oracle() {
-    assert!(
-        oracle::available(),
-        "the oracle is not available: clang-19 or /usr/lib/llvm-19/lib/libomptarget.so is \
-         missing. Run scripts/bootstrap.sh (it installs clang-19 and libomp-19-dev); these tests \
-         do not skip without it."
-    );
+/// The gate of an oracle test: the slow tier, then the oracle's tools.
+fn require_oracle(test: &str) -> bool {
+    let test = format!("oracle_fix::{test}");
+    tier::slow(&test) && tier::oracle(&test)
 }
 
 /// Flags for the oracle's builds of a program written outside `dir`: quoted includes still
@@ -136,7 +131,7 @@ fn indent(text: &str, by: &str) -> String {
 /// Runs the omplens binary under test with `args` (its stdout is not looked at), killed after
 /// [`FIX_TIMEOUT`].
 fn omplens(args: &[OsString]) -> Result<FixRun, String> {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_omplens"));
+    let mut cmd = Command::new(omplens_bin::path());
     cmd.args(args).current_dir(repo());
     let done =
         oracle::run_with_timeout(cmd, FIX_TIMEOUT).map_err(|e| format!("running omplens: {e}"))?;
@@ -223,7 +218,7 @@ impl Expect {
     fn render(&self, program: &str) -> String {
         let mut s = format!(
             "# Upper bounds on the oracle's transfers for `omplens fix {program}` \
-             (server/tests/oracle_fix.rs).\n# Rewrite with UPDATE_FIX_EXPECT=1.\n"
+             (tests/tests/oracle_fix.rs).\n# Rewrite with {UPDATE_ENV}=1.\n"
         );
         for (k, v) in EXPECT_KEYS.iter().zip(self.values()) {
             let _ = writeln!(s, "{k} = {v}");
@@ -458,7 +453,8 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
             match &snapshot {
                 None => o.problems.push(format!(
                     "no snapshot {}: review the fixed program, then record it with \
-                     {UPDATE_ENV}=1 cargo test -p omplens --test oracle_fix",
+                     {UPDATE_ENV}=1 OMPLENS_SLOW=1 cargo test -p omplens-tests --test \
+                     oracle_fix",
                     rel(&snap_path)
                 )),
                 Some(expected) => o.problems.push(format!(
@@ -497,8 +493,8 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
     } else {
         match recorded {
             None => o.problems.push(format!(
-                "no {}: record the transfers with {UPDATE_ENV}=1 cargo test -p omplens --test \
-                 oracle_fix",
+                "no {}: record the transfers with {UPDATE_ENV}=1 OMPLENS_SLOW=1 cargo test -p \
+                 omplens-tests --test oracle_fix",
                 rel(&expect_path)
             )),
             Some(Err(e)) => o.problems.push(e),
@@ -530,7 +526,9 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
 
 #[test]
 fn fixed_programs_pass_the_oracle() {
-    require_oracle();
+    if !require_oracle("fixed_programs_pass_the_oracle") {
+        return;
+    }
     let dir = fix_dir();
     let programs = programs_with(&dir, None)
         .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()));
@@ -539,7 +537,7 @@ fn fixed_programs_pass_the_oracle() {
         "no input programs (NAME.c or NAME.cpp) in {}",
         dir.display()
     );
-    let update = updating();
+    let update = tier::updating();
     let scratch = scratch_dir();
     let outcomes = parallel_map(&programs, |p| check_fixed(p, scratch.path(), update));
     let orphaned: Vec<String> = orphans(&dir, &programs)
@@ -596,7 +594,9 @@ fn check_replaced(p: &Program, out_dir: &Path) -> Outcome {
 
 #[test]
 fn replace_keeps_expert_programs_correct() {
-    require_oracle();
+    if !require_oracle("replace_keeps_expert_programs_correct") {
+        return;
+    }
     let dir = fix_dir();
     let experts = programs_with(&dir, Some("expert"))
         .unwrap_or_else(|e| panic!("cannot read the program directory {}: {e}", dir.display()));
