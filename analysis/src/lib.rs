@@ -12,6 +12,7 @@ pub mod ide;
 pub mod ir;
 pub mod plan;
 pub mod pragma;
+pub mod rewrite;
 pub mod semantics;
 pub mod text;
 pub mod view;

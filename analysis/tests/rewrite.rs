@@ -8,8 +8,8 @@ use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use expect_test::{expect, Expect};
-use omplens_analysis::plan::rewrite::{render, Anchor, Clause, Insertion, Side};
 use omplens_analysis::pragma::Span;
+use omplens_analysis::rewrite::{render, Anchor, Clause, Insertion, Side};
 use omplens_analysis::text::{apply, unified_diff, TextEdit};
 
 // ---------------------------------------------------------------- helpers

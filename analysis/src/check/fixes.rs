@@ -2,9 +2,9 @@
 //! changed, a clause replaced, a directive line removed or moved, a region around a loop.
 
 use super::Fix;
+use crate::ir::stmt_tree::StmtTree;
 use crate::ir::{DirId, FuncId, Module, Span, StmtId, StmtKind};
-use crate::plan::rewrite::{self, Anchor, Clause, Insertion, Side};
-use crate::plan::stmt_tree::StmtTree;
+use crate::rewrite::{self, Anchor, Clause, Insertion, Side};
 use crate::text::TextEdit;
 
 pub fn anchor(module: &Module, func: FuncId, stmt: StmtId) -> Anchor {

@@ -10,6 +10,7 @@ pub mod device;
 pub mod index_vec;
 pub mod macros;
 pub(crate) mod print;
+pub mod stmt_tree;
 mod types;
 
 use crate::text::LineIndex;

@@ -6,16 +6,15 @@
 mod extent;
 mod nodes;
 pub mod report;
-pub mod rewrite;
-pub(crate) mod stmt_tree;
+
 pub mod strip;
 mod synth;
 
 use crate::ir::{DirId, FuncId, Severity};
 use crate::pragma::Span;
+pub use crate::rewrite::{Anchor, Clause, Insertion, Side};
 use crate::semantics::validity::Object;
 use crate::text::TextEdit;
-pub use rewrite::{Anchor, Clause, Insertion, Side};
 pub use synth::plan;
 
 /// How data enters and leaves a `target data` region.
@@ -191,7 +190,7 @@ impl Plan {
 
     /// The plan as text edits on `source` (the text `module` was lowered from).
     pub fn edits(&self, module: &crate::ir::Module, source: &str) -> Vec<TextEdit> {
-        rewrite::render(source, &self.insertions(module))
+        crate::rewrite::render(source, &self.insertions(module))
     }
 
     pub fn has_errors(&self) -> bool {

@@ -14,9 +14,9 @@
 
 use super::extent::{self, Extent};
 use super::nodes::NodeGraph;
-use super::stmt_tree::{contains, is_loop, StmtTree};
 use super::*;
 use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
+use crate::ir::stmt_tree::{contains, is_loop, StmtTree};
 use crate::ir::{device, BindingTarget, Module, StmtId, StmtKind, Storage, VarId};
 use crate::semantics::effects::{self, Summary};
 use crate::semantics::sections::Section;

@@ -4,7 +4,7 @@ use super::common::{facts, finding, item_text, paths, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
-use crate::plan::rewrite::Side;
+use crate::rewrite::Side;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -5,7 +5,7 @@ use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
 use crate::ir::Span;
-use crate::plan::rewrite::Side;
+use crate::rewrite::Side;
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -7,7 +7,7 @@ use crate::check::env::items::directive_items;
 use crate::check::env::CopyKind;
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
-use crate::plan::rewrite::{self, Clause, Insertion, Side};
+use crate::rewrite::{self, Clause, Insertion, Side};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
