@@ -130,9 +130,9 @@ fn parse_entry(line: &str) -> Result<Option<Entry>, String> {
         .ok_or_else(|| format!("`{num}` is not a line number"))?;
     let rule = rules::RULES
         .iter()
-        .find(|r| r.code == *code)
+        .find(|r| r.code.as_str() == *code)
         .ok_or_else(|| format!("unknown code `{code}`"))?;
-    Ok(Some((n, rule.code)))
+    Ok(Some((n, rule.code.as_str())))
 }
 
 fn parse_expect(text: &str) -> Result<Expectation, String> {
@@ -282,7 +282,10 @@ struct Analysis {
 
 impl Analysis {
     fn entries(&self) -> BTreeSet<Entry> {
-        self.findings.iter().map(|(l, f)| (*l, f.code)).collect()
+        self.findings
+            .iter()
+            .map(|(l, f)| (*l, f.code.as_str()))
+            .collect()
     }
 }
 
@@ -458,7 +461,7 @@ fn compare(p: &Program, update: bool) -> (Comparison, Outcome) {
     cmp.found = a
         .findings
         .iter()
-        .map(|(l, f)| (*l, f.code, f.severity, f.message.clone()))
+        .map(|(l, f)| (*l, f.code.as_str(), f.severity, f.message.clone()))
         .collect();
     let found = a.entries();
 
@@ -536,7 +539,7 @@ impl Counts {
 fn table(programs: &[Program], cmps: &[Comparison]) -> String {
     let mut by_code: BTreeMap<&'static str, Counts> = rules::RULES
         .iter()
-        .map(|r| (r.code, Counts::default()))
+        .map(|r| (r.code.as_str(), Counts::default()))
         .collect();
     let mut false_errors: Vec<String> = Vec::new();
     let mut compared = 0;
@@ -705,7 +708,7 @@ fn choose_fixes(findings: &[(u32, Finding)]) -> (Vec<TextEdit>, Vec<&'static str
             continue;
         }
         taken.extend(fix.edits.iter().cloned());
-        codes.push(f.code);
+        codes.push(f.code.as_str());
     }
     // Stable: insertions at one offset keep the order of their findings.
     taken.sort_by_key(|e| (e.start, e.end));

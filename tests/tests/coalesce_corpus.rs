@@ -12,7 +12,7 @@
 //!   and print what the original's sequential build prints; analysed again, the reshaped loop
 //!   must cost the requests per warp the finding predicted, and be offered nothing more.
 
-use omplens_analysis::check::{self as omp_check, Finding};
+use omplens_analysis::check::{self as omp_check, Code, Finding};
 use omplens_analysis::coalesce;
 use omplens_analysis::frontend::{flags, lower_file};
 use omplens_analysis::ir::Module;
@@ -22,7 +22,7 @@ use omplens_tests::oracle;
 use std::path::{Path, PathBuf};
 
 const UPDATE_ENV: &str = "UPDATE_EXPECT";
-const CODES: [&str; 2] = ["OMP301", "OMP302"];
+const CODES: [Code; 2] = [Code::OMP301, Code::OMP302];
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("coalesce")
@@ -153,7 +153,7 @@ fn check_reshapings(p: &Program, scratch: &Path) -> Result<Vec<String>, String> 
     let a = analyse(p)?;
     let mut edits: Vec<TextEdit> = Vec::new();
     let mut predicted = Vec::new();
-    for f in a.findings.iter().filter(|f| f.code == "OMP302") {
+    for f in a.findings.iter().filter(|f| f.code == Code::OMP302) {
         let fix = f.fixes.first().ok_or("an OMP302 finding without a fix")?;
         if fix
             .edits

@@ -11,7 +11,7 @@
 //! The file is found by walking up from the checked file's directory; the nearest one wins
 //! and is not merged with those further up (as ruff does).
 
-use super::rules::RULES;
+use super::rules::{Code, RULES};
 use super::{Finding, Severity};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -23,8 +23,8 @@ pub const FILE_NAME: &str = ".omplens.toml";
 /// A loaded configuration, its names resolved to rule codes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    enabled: BTreeSet<&'static str>,
-    severity: BTreeMap<&'static str, Severity>,
+    enabled: BTreeSet<Code>,
+    severity: BTreeMap<Code, Severity>,
 }
 
 impl Default for Config {
@@ -107,7 +107,7 @@ pub fn from_selectors(select: Option<&[String]>, ignore: &[String]) -> Result<Co
 
 fn resolve_section(section: CheckSection) -> Result<Config, String> {
     let mut unknown = Vec::new();
-    let mut resolve = |names: &[String]| -> BTreeSet<&'static str> {
+    let mut resolve = |names: &[String]| -> BTreeSet<Code> {
         let mut out = BTreeSet::new();
         for n in names {
             let codes = matching(n);
@@ -159,13 +159,13 @@ fn resolve_section(section: CheckSection) -> Result<Config, String> {
 
 impl Config {
     /// Whether findings of `code` are reported.
-    pub fn enabled(&self, code: &str) -> bool {
-        self.enabled.contains(code)
+    pub fn enabled(&self, code: Code) -> bool {
+        self.enabled.contains(&code)
     }
 
     /// The severity `code` reports with, if overridden.
-    pub fn severity_of(&self, code: &str) -> Option<Severity> {
-        self.severity.get(code).copied()
+    pub fn severity_of(&self, code: Code) -> Option<Severity> {
+        self.severity.get(&code).copied()
     }
 
     /// Drops the findings of disabled rules and applies the severity overrides.
@@ -184,7 +184,7 @@ impl Config {
 }
 
 /// The codes a selector names: an exact code or rule name, or a code prefix (`OMP1`).
-fn matching(selector: &str) -> Vec<&'static str> {
+fn matching(selector: &str) -> Vec<Code> {
     let s = selector.trim();
     if let Some(r) = super::rules::lookup(s) {
         return vec![r.code];
@@ -196,6 +196,7 @@ fn matching(selector: &str) -> Vec<&'static str> {
         .iter()
         .filter(|r| {
             r.code
+                .as_str()
                 .get(..s.len())
                 .is_some_and(|p| p.eq_ignore_ascii_case(s))
         })
@@ -228,7 +229,7 @@ mod tests {
     use super::*;
     use crate::ir::Span;
 
-    fn finding(code: &'static str, severity: Severity) -> Finding {
+    fn finding(code: Code, severity: Severity) -> Finding {
         Finding {
             code,
             severity,
@@ -251,17 +252,17 @@ mod tests {
     #[test]
     fn select_by_prefix_code_and_name() {
         let c = parse("[check]\nselect = [\"OMP1\", \"omp201\", \"scalar-map-to\"]\n").unwrap();
-        assert!(c.enabled("OMP101") && c.enabled("OMP109"));
-        assert!(c.enabled("OMP201") && c.enabled("OMP208"));
-        assert!(!c.enabled("OMP202") && !c.enabled("OMP209"));
+        assert!(c.enabled(Code::OMP101) && c.enabled(Code::OMP109));
+        assert!(c.enabled(Code::OMP201) && c.enabled(Code::OMP208));
+        assert!(!c.enabled(Code::OMP202) && !c.enabled(Code::OMP209));
     }
 
     #[test]
     fn ignore_wins_over_select() {
         let c =
             parse("[check]\nselect = [\"OMP2\"]\nignore = [\"OMP208\", \"round-trip\"]\n").unwrap();
-        assert!(c.enabled("OMP201"));
-        assert!(!c.enabled("OMP208") && !c.enabled("OMP203") && !c.enabled("OMP101"));
+        assert!(c.enabled(Code::OMP201));
+        assert!(!c.enabled(Code::OMP208) && !c.enabled(Code::OMP203) && !c.enabled(Code::OMP101));
     }
 
     #[test]
@@ -270,10 +271,10 @@ mod tests {
             "[check.severity]\nOMP205 = \"hint\"\nOMP2 = \"info\"\n\"stale-host-read\" = \"Warning\"\n",
         )
         .unwrap();
-        assert_eq!(c.severity_of("OMP205"), Some(Severity::Hint));
-        assert_eq!(c.severity_of("OMP201"), Some(Severity::Info));
-        assert_eq!(c.severity_of("OMP101"), Some(Severity::Warning));
-        assert_eq!(c.severity_of("OMP102"), None);
+        assert_eq!(c.severity_of(Code::OMP205), Some(Severity::Hint));
+        assert_eq!(c.severity_of(Code::OMP201), Some(Severity::Info));
+        assert_eq!(c.severity_of(Code::OMP101), Some(Severity::Warning));
+        assert_eq!(c.severity_of(Code::OMP102), None);
     }
 
     #[test]
@@ -281,14 +282,17 @@ mod tests {
         let c = parse("[check]\nignore = [\"OMP208\"]\n[check.severity]\nOMP101 = \"warning\"\n")
             .unwrap();
         let out = c.apply(vec![
-            finding("OMP101", Severity::Error),
-            finding("OMP208", Severity::Hint),
-            finding("OMP201", Severity::Warning),
+            finding(Code::OMP101, Severity::Error),
+            finding(Code::OMP208, Severity::Hint),
+            finding(Code::OMP201, Severity::Warning),
         ]);
         let got: Vec<_> = out.iter().map(|f| (f.code, f.severity)).collect();
         assert_eq!(
             got,
-            vec![("OMP101", Severity::Warning), ("OMP201", Severity::Warning)]
+            vec![
+                (Code::OMP101, Severity::Warning),
+                (Code::OMP201, Severity::Warning)
+            ]
         );
     }
 
@@ -316,7 +320,7 @@ mod tests {
     #[test]
     fn selectors_as_an_editor_gives_them() {
         let c = from_selectors(Some(&["OMP1".to_string()]), &["OMP101".to_string()]).unwrap();
-        assert!(c.enabled("OMP102") && !c.enabled("OMP101") && !c.enabled("OMP201"));
+        assert!(c.enabled(Code::OMP102) && !c.enabled(Code::OMP101) && !c.enabled(Code::OMP201));
         assert_eq!(from_selectors(None, &[]).unwrap(), Config::default());
         let e = from_selectors(None, &["OMP999".to_string()]).unwrap_err();
         assert!(e.contains("OMP999"), "{e}");
@@ -334,7 +338,7 @@ mod tests {
         std::fs::write(&path, "[check]\nignore = [\"OMP208\"]\n").unwrap();
         let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
         assert_eq!(found, path);
-        assert!(!c.enabled("OMP208"));
+        assert!(!c.enabled(Code::OMP208));
         // The nearest file wins, with no merging.
         std::fs::write(
             dir.join("a").join(FILE_NAME),
@@ -343,7 +347,7 @@ mod tests {
         .unwrap();
         let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
         assert_eq!(found, dir.join("a").join(FILE_NAME));
-        assert!(c.enabled("OMP208") && !c.enabled("OMP101"));
+        assert!(c.enabled(Code::OMP208) && !c.enabled(Code::OMP101));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

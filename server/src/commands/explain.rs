@@ -69,7 +69,7 @@ fn close_matches(query: &str) -> Vec<&'static Rule> {
     let mut scored: Vec<(usize, &Rule)> = RULES
         .iter()
         .filter_map(|r| {
-            let code = r.code.to_ascii_lowercase();
+            let code = r.code.as_str().to_ascii_lowercase();
             let d = distance(&q, &code).min(distance(&q, r.name));
             let contains = q.len() >= 3 && (r.name.contains(&q) || code.starts_with(&q));
             let near = d <= 2.max(q.len() / 4);
@@ -102,7 +102,12 @@ mod tests {
     #[test]
     fn suggestions() {
         assert_eq!(distance("kitten", "sitting"), 3);
-        let codes = |q: &str| close_matches(q).iter().map(|r| r.code).collect::<Vec<_>>();
+        let codes = |q: &str| {
+            close_matches(q)
+                .iter()
+                .map(|r| r.code.as_str())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(codes("OMP11")[0], "OMP101");
         assert!(codes("stale-host-reads").contains(&"OMP101"));
         assert!(codes("stale").contains(&"OMP102"));

@@ -77,7 +77,7 @@ mod tests {
 
     fn finding(edits: Vec<TextEdit>) -> Finding {
         Finding {
-            code: "OMP101",
+            code: omplens_analysis::check::Code::OMP101,
             severity: Severity::Error,
             span: Span::new(0, 1),
             message: String::new(),
