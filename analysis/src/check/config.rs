@@ -16,6 +16,7 @@ use super::{Finding, Severity};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use toml::Spanned;
 
 /// The name of the configuration file.
 pub const FILE_NAME: &str = ".omplens.toml";
@@ -58,11 +59,51 @@ struct File {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct CheckSection {
-    select: Option<Vec<String>>,
+    select: Option<Vec<Spanned<String>>>,
     #[serde(default)]
-    ignore: Vec<String>,
+    ignore: Vec<Spanned<String>>,
     #[serde(default)]
-    severity: BTreeMap<String, String>,
+    severity: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// A name in a configuration and the 1-based line it is on (none for an editor's settings).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Name {
+    text: String,
+    line: Option<usize>,
+}
+
+impl Name {
+    fn at(text: &str, spanned: &Spanned<String>) -> Name {
+        let offset = spanned.span().start.min(text.len());
+        Name {
+            text: spanned.get_ref().clone(),
+            line: Some(text[..offset].matches('\n').count() + 1),
+        }
+    }
+
+    fn unplaced(text: &str) -> Name {
+        Name {
+            text: text.to_string(),
+            line: None,
+        }
+    }
+
+    /// `OMP999 (line 3)`.
+    fn describe(&self, what: String) -> String {
+        match self.line {
+            Some(l) => format!("{what} (line {l})"),
+            None => what,
+        }
+    }
+}
+
+/// `[check]` with every name placed: what [`resolve_section`] works on.
+struct Section {
+    select: Option<Vec<Name>>,
+    ignore: Vec<Name>,
+    /// (rule selector, severity level).
+    severity: Vec<(Name, Name)>,
 }
 
 /// Reads and resolves the configuration file at `path`.
@@ -92,27 +133,40 @@ pub fn discover(start_dir: &Path) -> Result<Option<(PathBuf, Config)>, ConfigErr
 /// Parses the text of a configuration file; the error is the message without the path.
 pub fn parse(text: &str) -> Result<Config, String> {
     let file: File = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
-    resolve_section(file.check)
+    let check = file.check;
+    let names = |list: &[Spanned<String>]| list.iter().map(|n| Name::at(text, n)).collect();
+    resolve_section(Section {
+        select: check.select.as_deref().map(names),
+        ignore: names(&check.ignore),
+        severity: check
+            .severity
+            .iter()
+            .map(|(k, v)| (Name::at(text, k), Name::at(text, v)))
+            .collect(),
+    })
 }
 
 /// A configuration from `select` / `ignore` lists as `[check]` takes them (an editor's
 /// settings); every rule keeps its severity.
 pub fn from_selectors(select: Option<&[String]>, ignore: &[String]) -> Result<Config, String> {
-    resolve_section(CheckSection {
-        select: select.map(<[String]>::to_vec),
-        ignore: ignore.to_vec(),
-        severity: BTreeMap::new(),
+    let names = |list: &[String]| list.iter().map(|n| Name::unplaced(n)).collect();
+    resolve_section(Section {
+        select: select.map(names),
+        ignore: names(ignore),
+        severity: Vec::new(),
     })
 }
 
-fn resolve_section(section: CheckSection) -> Result<Config, String> {
+/// Resolves the names of `section` to codes. Every name that is no rule, code prefix or
+/// severity is named in the error, with its line.
+fn resolve_section(section: Section) -> Result<Config, String> {
     let mut unknown = Vec::new();
-    let mut resolve = |names: &[String]| -> BTreeSet<Code> {
+    let mut resolve = |names: &[Name]| -> BTreeSet<Code> {
         let mut out = BTreeSet::new();
         for n in names {
-            let codes = matching(n);
+            let codes = matching(&n.text);
             if codes.is_empty() {
-                unknown.push(n.clone());
+                unknown.push(n.describe(n.text.clone()));
             }
             out.extend(codes);
         }
@@ -124,13 +178,13 @@ fn resolve_section(section: CheckSection) -> Result<Config, String> {
     };
     let ignored = resolve(&section.ignore);
     // Broader selectors first, so `OMP205 = "hint"` beats `OMP2 = "warning"`.
-    let mut overrides: Vec<(&String, &String)> = section.severity.iter().collect();
-    overrides.sort_by_key(|(name, _)| specificity(name));
+    let mut overrides: Vec<&(Name, Name)> = section.severity.iter().collect();
+    overrides.sort_by_key(|(name, _)| specificity(&name.text));
     let mut severity = BTreeMap::new();
     let mut bad_levels = Vec::new();
     for (name, level) in overrides {
-        let Some(level) = severity_named(level) else {
-            bad_levels.push(format!("{name} = {level:?}"));
+        let Some(level) = severity_named(&level.text) else {
+            bad_levels.push(level.describe(format!("{} = {:?}", name.text, level.text)));
             continue;
         };
         let codes = resolve(std::slice::from_ref(name));
@@ -304,6 +358,26 @@ mod tests {
         assert!(!e.contains("OMP101"), "{e}");
         let e = parse("[check.severity]\nOMP7 = \"hint\"\n").unwrap_err();
         assert!(e.contains("OMP7"), "{e}");
+    }
+
+    #[test]
+    fn unknown_rules_and_bad_levels_name_their_lines() {
+        let e = parse("[check]\nselect = [\"OMP1\",\n  \"OMP999\"]\nignore = [\"nope\"]\n")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "unknown rules OMP999 (line 3), nope (line 4) (see `omplens explain --list`)"
+        );
+        let e = parse("# levels\n[check.severity]\nOMP7 = \"hint\"\n").unwrap_err();
+        assert_eq!(
+            e,
+            "unknown rule OMP7 (line 3) (see `omplens explain --list`)"
+        );
+        let e = parse("[check.severity]\nOMP101 = \"error\"\nOMP102 = \"fatal\"\n").unwrap_err();
+        assert!(e.contains("OMP102 = \"fatal\" (line 3)"), "{e}");
+        // An editor's settings have no lines.
+        let e = from_selectors(None, &["OMP999".to_string()]).unwrap_err();
+        assert_eq!(e, "unknown rule OMP999 (see `omplens explain --list`)");
     }
 
     #[test]
