@@ -4,6 +4,7 @@
 pub mod fix_programs;
 pub mod oracle;
 pub mod oracle_log;
+pub mod snapshot;
 
 pub use oracle::{
     available as oracle_available, check, run_offload, run_reference, OracleError, OracleRun,

@@ -3,7 +3,7 @@
 
 use crate::ExplainArgs;
 use anyhow::Result;
-use omplens_analysis::check::rules::{self, Family, Rule, RULES};
+use omplens_analysis::check::rules::{self, Rule, RULES};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -32,18 +32,11 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode> {
 }
 
 fn page(rule: &Rule) -> String {
-    let mut s = rule.doc.to_string();
+    let mut s = rule.page().to_string();
     if !s.ends_with('\n') {
         s.push('\n');
     }
     s
-}
-
-fn family(f: Family) -> &'static str {
-    match f {
-        Family::Correctness => "correctness",
-        Family::Performance => "performance",
-    }
 }
 
 /// `CODE  name  family  summary`, aligned.
@@ -55,7 +48,7 @@ fn list() -> String {
             "{}  {:name_width$}  {:11}  {}\n",
             r.code,
             r.name,
-            family(r.family),
+            r.family.name(),
             r.summary
         ));
     }

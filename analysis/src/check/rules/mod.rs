@@ -121,6 +121,32 @@ impl Rule {
     pub fn has_tag(&self, tag: Tag) -> bool {
         self.tags.contains(&tag)
     }
+
+    /// The page as users read it (`omplens explain`, SARIF help): [`Rule::doc`] without its
+    /// last section, `## Tests`, which names the rule's test programs for contributors.
+    pub fn page(&self) -> &'static str {
+        self.doc
+            .split_once(TESTS_HEADING)
+            .map_or(self.doc, |(page, _)| page)
+    }
+}
+
+/// The heading of the last section of a rule's page: its test programs.
+pub const TESTS_HEADING: &str = "\n## Tests\n";
+
+/// The rules as the Markdown table of README.md (`code | name | severity | finds`).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| code | name | severity | finds |\n| --- | --- | --- | --- |\n");
+    for r in RULES {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            r.code,
+            r.name,
+            r.severity.name(),
+            r.summary.replace('|', "\\|")
+        ));
+    }
+    out
 }
 
 impl std::fmt::Display for Code {

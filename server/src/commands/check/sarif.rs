@@ -7,7 +7,7 @@
 use super::analyse::Checked;
 use super::inputs::normalize;
 use super::lines::Lines;
-use omplens_analysis::check::rules::{Family, Rule, RULES};
+use omplens_analysis::check::rules::{Rule, RULES};
 use omplens_analysis::check::{Finding, Severity};
 use omplens_analysis::ir::Span;
 use serde::Serialize;
@@ -196,7 +196,7 @@ fn pascal_case(name: &str) -> String {
 
 /// The first paragraph of a rule's page below its title, or the summary.
 fn full_description(rule: &Rule) -> String {
-    rule.doc
+    rule.page()
         .split("\n\n")
         .map(str::trim)
         .find(|p| !p.is_empty() && !p.starts_with('#'))
@@ -216,19 +216,13 @@ fn descriptor(rule: &'static Rule) -> ReportingDescriptor {
         },
         help: Help {
             text: format!("{} (omplens explain {})", rule.summary, rule.code),
-            markdown: rule.doc,
+            markdown: rule.page(),
         },
         default_configuration: Configuration {
             level: level(rule.severity),
         },
         properties: Properties {
-            tags: vec![
-                match rule.family {
-                    Family::Correctness => "correctness",
-                    Family::Performance => "performance",
-                },
-                "openmp",
-            ],
+            tags: vec![rule.family.name(), "openmp"],
         },
     }
 }
