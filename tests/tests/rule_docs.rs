@@ -109,7 +109,7 @@ fn tests_section(rule: &Rule, programs: &[(String, bool)]) -> String {
             .join(", ")
     };
     format!(
-        "{TESTS_HEADING}Programs of `tests/check/` that expect {} (each with its `.expect` beside it): {list}.\n",
+        "{TESTS_HEADING}Programs of `tests/check/` that expect {} (each with its `.expect` and its snapshot `.snap` beside it): {list}.\n",
         rule.code
     )
 }
