@@ -2,7 +2,7 @@
 
 mod common;
 
-use omplens_analysis::check::{check, Finding, Severity};
+use omplens_analysis::check::{check, Code, Finding, Severity};
 
 fn run(src: &str) -> Vec<Finding> {
     let m = common::lower("t.c", src);
@@ -13,7 +13,7 @@ fn codes(src: &str) -> Vec<(u32, &'static str, Severity)> {
     let m = common::lower("t.c", src);
     check(&m, src)
         .into_iter()
-        .map(|f| (m.line_col(f.span.start).0, f.code, f.severity))
+        .map(|f| (m.line_col(f.span.start).0, f.code.as_str(), f.severity))
         .collect()
 }
 
@@ -31,7 +31,7 @@ int main(void) {
     let c = codes(src);
     assert!(c.contains(&(6, "OMP101", Severity::Error)), "{c:?}");
     let f = run(src);
-    let f = f.iter().find(|f| f.code == "OMP101").unwrap();
+    let f = f.iter().find(|f| f.code == Code::OMP101).unwrap();
     assert!(!f.fixes.is_empty(), "{f:?}");
     assert!(
         f.fixes[0].edits.iter().any(|e| e.text.contains("tofrom")),
@@ -57,7 +57,7 @@ int main(void) {
     let c = codes(src);
     assert!(c.iter().any(|x| x.0 == 9 && x.1 == "OMP101"), "{c:?}");
     let f = run(src);
-    let f = f.iter().find(|f| f.code == "OMP101").unwrap();
+    let f = f.iter().find(|f| f.code == Code::OMP101).unwrap();
     assert!(
         f.fixes[0].edits[0].text.contains("target update from(a)"),
         "{f:?}"
@@ -188,8 +188,8 @@ int main(void) {
 ";
     let f = run(src);
     let c: Vec<_> = f.iter().map(|f| f.code).collect();
-    assert!(c.contains(&"OMP201"), "{c:?}");
-    let x = f.iter().find(|f| f.code == "OMP201").unwrap();
+    assert!(c.contains(&Code::OMP201), "{c:?}");
+    let x = f.iter().find(|f| f.code == Code::OMP201).unwrap();
     assert_eq!(x.multiplier.map(|m| m.times), Some(50));
     assert!(
         x.fixes[0]

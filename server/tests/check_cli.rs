@@ -200,6 +200,34 @@ fn inline_comment_suppresses() {
 }
 
 #[test]
+fn unknown_codes_are_named_at_their_line() {
+    // In a suppression comment: a warning at the comment; the known code still suppresses.
+    let d = dir_with(&[(
+        "stale.c",
+        &stale_with(6, "// omplens: ignore[OMP999, OMP101]", false),
+    )]);
+    let o = omplens(d.path(), &["check", "stale.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}{}", stdout(&o), stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.contains("stale.c:6:25: warning: unknown rule `OMP999` in an omplens comment"),
+        "{err}"
+    );
+    // In the configuration: an error that names the line.
+    let d = dir_with(&[
+        ("stale.c", STALE),
+        (
+            ".omplens.toml",
+            "[check]\nignore = [\n  \"OMP101\",\n  \"OMP999\",\n]\n",
+        ),
+    ]);
+    let o = omplens(d.path(), &["check", "stale.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.contains("unknown rule OMP999 (line 4)"), "{err}");
+}
+
+#[test]
 fn configuration_file() {
     let d = dir_with(&[
         ("src/stale.c", STALE),

@@ -7,6 +7,7 @@ pub mod fix_programs;
 pub mod omplens_bin;
 pub mod oracle;
 pub mod oracle_log;
+pub mod snapshot;
 pub mod tier;
 
 pub use oracle::{

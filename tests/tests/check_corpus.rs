@@ -127,9 +127,9 @@ fn parse_entry(line: &str) -> Result<Option<Entry>, String> {
         .ok_or_else(|| format!("`{num}` is not a line number"))?;
     let rule = rules::RULES
         .iter()
-        .find(|r| r.code == *code)
+        .find(|r| r.code.as_str() == *code)
         .ok_or_else(|| format!("unknown code `{code}`"))?;
-    Ok(Some((n, rule.code)))
+    Ok(Some((n, rule.code.as_str())))
 }
 
 fn parse_expect(text: &str) -> Result<Expectation, String> {
@@ -279,7 +279,10 @@ struct Analysis {
 
 impl Analysis {
     fn entries(&self) -> BTreeSet<Entry> {
-        self.findings.iter().map(|(l, f)| (*l, f.code)).collect()
+        self.findings
+            .iter()
+            .map(|(l, f)| (*l, f.code.as_str()))
+            .collect()
     }
 }
 
@@ -450,7 +453,7 @@ fn compare(p: &Program, update: bool) -> (Comparison, Outcome) {
     cmp.found = a
         .findings
         .iter()
-        .map(|(l, f)| (*l, f.code, f.severity, f.message.clone()))
+        .map(|(l, f)| (*l, f.code.as_str(), f.severity, f.message.clone()))
         .collect();
     let found = a.entries();
 
@@ -528,7 +531,7 @@ impl Counts {
 fn table(programs: &[Program], cmps: &[Comparison]) -> String {
     let mut by_code: BTreeMap<&'static str, Counts> = rules::RULES
         .iter()
-        .map(|r| (r.code, Counts::default()))
+        .map(|r| (r.code.as_str(), Counts::default()))
         .collect();
     let mut false_errors: Vec<String> = Vec::new();
     let mut compared = 0;
@@ -692,7 +695,7 @@ fn choose_fixes(
     let codes = selection
         .taken
         .iter()
-        .map(|&i| findings[i].1.code)
+        .map(|&i| findings[i].1.code.as_str())
         .collect();
     (selection.edits, codes, selection.skipped.len())
 }

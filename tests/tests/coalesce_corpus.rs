@@ -13,7 +13,7 @@
 //!   must cost the requests per warp the finding predicted, and be offered nothing more.
 //!   Slow tier (`OMPLENS_SLOW=1`, `omplens_tests::tier`).
 
-use omplens_analysis::check::{self as omp_check, Finding};
+use omplens_analysis::check::{self as omp_check, Code, Finding};
 use omplens_analysis::coalesce;
 use omplens_analysis::frontend::{flags, lower_file};
 use omplens_analysis::ir::Module;
@@ -23,7 +23,7 @@ use omplens_tests::oracle;
 use omplens_tests::tier::{self, UPDATE_ENV};
 use std::path::{Path, PathBuf};
 
-const CODES: [&str; 2] = ["OMP301", "OMP302"];
+const CODES: [Code; 2] = [Code::OMP301, Code::OMP302];
 
 fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("coalesce")
@@ -148,7 +148,11 @@ fn check_reshapings(p: &Program, scratch: &Path) -> Result<Vec<String>, String> 
         ));
     }
     let a = analyse(p)?;
-    let omp302: Vec<_> = a.findings.iter().filter(|f| f.code == "OMP302").collect();
+    let omp302: Vec<_> = a
+        .findings
+        .iter()
+        .filter(|f| f.code == Code::OMP302)
+        .collect();
     let mut predicted = Vec::new();
     for f in &omp302 {
         if f.fixes.is_empty() {

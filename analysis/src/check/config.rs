@@ -11,11 +11,12 @@
 //! The file is found by walking up from the checked file's directory; the nearest one wins
 //! and is not merged with those further up (as ruff does).
 
-use super::rules::RULES;
+use super::rules::{Code, RULES};
 use super::{Finding, Severity};
 use serde::Deserialize;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+use toml::Spanned;
 
 /// The name of the configuration file.
 pub const FILE_NAME: &str = ".omplens.toml";
@@ -23,8 +24,8 @@ pub const FILE_NAME: &str = ".omplens.toml";
 /// A loaded configuration, its names resolved to rule codes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Config {
-    enabled: BTreeSet<&'static str>,
-    severity: BTreeMap<&'static str, Severity>,
+    enabled: BTreeSet<Code>,
+    severity: BTreeMap<Code, Severity>,
 }
 
 impl Default for Config {
@@ -58,11 +59,51 @@ struct File {
 #[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct CheckSection {
-    select: Option<Vec<String>>,
+    select: Option<Vec<Spanned<String>>>,
     #[serde(default)]
-    ignore: Vec<String>,
+    ignore: Vec<Spanned<String>>,
     #[serde(default)]
-    severity: BTreeMap<String, String>,
+    severity: BTreeMap<Spanned<String>, Spanned<String>>,
+}
+
+/// A name in a configuration and the 1-based line it is on (none for an editor's settings).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Name {
+    text: String,
+    line: Option<usize>,
+}
+
+impl Name {
+    fn at(text: &str, spanned: &Spanned<String>) -> Name {
+        let offset = spanned.span().start.min(text.len());
+        Name {
+            text: spanned.get_ref().clone(),
+            line: Some(text[..offset].matches('\n').count() + 1),
+        }
+    }
+
+    fn unplaced(text: &str) -> Name {
+        Name {
+            text: text.to_string(),
+            line: None,
+        }
+    }
+
+    /// `OMP999 (line 3)`.
+    fn describe(&self, what: String) -> String {
+        match self.line {
+            Some(l) => format!("{what} (line {l})"),
+            None => what,
+        }
+    }
+}
+
+/// `[check]` with every name placed: what [`resolve_section`] works on.
+struct Section {
+    select: Option<Vec<Name>>,
+    ignore: Vec<Name>,
+    /// (rule selector, severity level).
+    severity: Vec<(Name, Name)>,
 }
 
 /// Reads and resolves the configuration file at `path`.
@@ -92,27 +133,40 @@ pub fn discover(start_dir: &Path) -> Result<Option<(PathBuf, Config)>, ConfigErr
 /// Parses the text of a configuration file; the error is the message without the path.
 pub fn parse(text: &str) -> Result<Config, String> {
     let file: File = toml::from_str(text).map_err(|e| e.to_string().trim_end().to_string())?;
-    resolve_section(file.check)
+    let check = file.check;
+    let names = |list: &[Spanned<String>]| list.iter().map(|n| Name::at(text, n)).collect();
+    resolve_section(Section {
+        select: check.select.as_deref().map(names),
+        ignore: names(&check.ignore),
+        severity: check
+            .severity
+            .iter()
+            .map(|(k, v)| (Name::at(text, k), Name::at(text, v)))
+            .collect(),
+    })
 }
 
 /// A configuration from `select` / `ignore` lists as `[check]` takes them (an editor's
 /// settings); every rule keeps its severity.
 pub fn from_selectors(select: Option<&[String]>, ignore: &[String]) -> Result<Config, String> {
-    resolve_section(CheckSection {
-        select: select.map(<[String]>::to_vec),
-        ignore: ignore.to_vec(),
-        severity: BTreeMap::new(),
+    let names = |list: &[String]| list.iter().map(|n| Name::unplaced(n)).collect();
+    resolve_section(Section {
+        select: select.map(names),
+        ignore: names(ignore),
+        severity: Vec::new(),
     })
 }
 
-fn resolve_section(section: CheckSection) -> Result<Config, String> {
+/// Resolves the names of `section` to codes. Every name that is no rule, code prefix or
+/// severity is named in the error, with its line.
+fn resolve_section(section: Section) -> Result<Config, String> {
     let mut unknown = Vec::new();
-    let mut resolve = |names: &[String]| -> BTreeSet<&'static str> {
+    let mut resolve = |names: &[Name]| -> BTreeSet<Code> {
         let mut out = BTreeSet::new();
         for n in names {
-            let codes = matching(n);
+            let codes = matching(&n.text);
             if codes.is_empty() {
-                unknown.push(n.clone());
+                unknown.push(n.describe(n.text.clone()));
             }
             out.extend(codes);
         }
@@ -124,13 +178,13 @@ fn resolve_section(section: CheckSection) -> Result<Config, String> {
     };
     let ignored = resolve(&section.ignore);
     // Broader selectors first, so `OMP205 = "hint"` beats `OMP2 = "warning"`.
-    let mut overrides: Vec<(&String, &String)> = section.severity.iter().collect();
-    overrides.sort_by_key(|(name, _)| specificity(name));
+    let mut overrides: Vec<&(Name, Name)> = section.severity.iter().collect();
+    overrides.sort_by_key(|(name, _)| specificity(&name.text));
     let mut severity = BTreeMap::new();
     let mut bad_levels = Vec::new();
     for (name, level) in overrides {
-        let Some(level) = severity_named(level) else {
-            bad_levels.push(format!("{name} = {level:?}"));
+        let Some(level) = severity_named(&level.text) else {
+            bad_levels.push(level.describe(format!("{} = {:?}", name.text, level.text)));
             continue;
         };
         let codes = resolve(std::slice::from_ref(name));
@@ -159,13 +213,13 @@ fn resolve_section(section: CheckSection) -> Result<Config, String> {
 
 impl Config {
     /// Whether findings of `code` are reported.
-    pub fn enabled(&self, code: &str) -> bool {
-        self.enabled.contains(code)
+    pub fn enabled(&self, code: Code) -> bool {
+        self.enabled.contains(&code)
     }
 
     /// The severity `code` reports with, if overridden.
-    pub fn severity_of(&self, code: &str) -> Option<Severity> {
-        self.severity.get(code).copied()
+    pub fn severity_of(&self, code: Code) -> Option<Severity> {
+        self.severity.get(&code).copied()
     }
 
     /// Drops the findings of disabled rules and applies the severity overrides.
@@ -184,7 +238,7 @@ impl Config {
 }
 
 /// The codes a selector names: an exact code or rule name, or a code prefix (`OMP1`).
-fn matching(selector: &str) -> Vec<&'static str> {
+fn matching(selector: &str) -> Vec<Code> {
     let s = selector.trim();
     if let Some(r) = super::rules::lookup(s) {
         return vec![r.code];
@@ -196,6 +250,7 @@ fn matching(selector: &str) -> Vec<&'static str> {
         .iter()
         .filter(|r| {
             r.code
+                .as_str()
                 .get(..s.len())
                 .is_some_and(|p| p.eq_ignore_ascii_case(s))
         })
@@ -228,7 +283,7 @@ mod tests {
     use super::*;
     use crate::ir::Span;
 
-    fn finding(code: &'static str, severity: Severity) -> Finding {
+    fn finding(code: Code, severity: Severity) -> Finding {
         Finding {
             code,
             severity,
@@ -251,17 +306,17 @@ mod tests {
     #[test]
     fn select_by_prefix_code_and_name() {
         let c = parse("[check]\nselect = [\"OMP1\", \"omp201\", \"scalar-map-to\"]\n").unwrap();
-        assert!(c.enabled("OMP101") && c.enabled("OMP109"));
-        assert!(c.enabled("OMP201") && c.enabled("OMP208"));
-        assert!(!c.enabled("OMP202") && !c.enabled("OMP209"));
+        assert!(c.enabled(Code::OMP101) && c.enabled(Code::OMP109));
+        assert!(c.enabled(Code::OMP201) && c.enabled(Code::OMP208));
+        assert!(!c.enabled(Code::OMP202) && !c.enabled(Code::OMP209));
     }
 
     #[test]
     fn ignore_wins_over_select() {
         let c =
             parse("[check]\nselect = [\"OMP2\"]\nignore = [\"OMP208\", \"round-trip\"]\n").unwrap();
-        assert!(c.enabled("OMP201"));
-        assert!(!c.enabled("OMP208") && !c.enabled("OMP203") && !c.enabled("OMP101"));
+        assert!(c.enabled(Code::OMP201));
+        assert!(!c.enabled(Code::OMP208) && !c.enabled(Code::OMP203) && !c.enabled(Code::OMP101));
     }
 
     #[test]
@@ -270,10 +325,10 @@ mod tests {
             "[check.severity]\nOMP205 = \"hint\"\nOMP2 = \"info\"\n\"stale-host-read\" = \"Warning\"\n",
         )
         .unwrap();
-        assert_eq!(c.severity_of("OMP205"), Some(Severity::Hint));
-        assert_eq!(c.severity_of("OMP201"), Some(Severity::Info));
-        assert_eq!(c.severity_of("OMP101"), Some(Severity::Warning));
-        assert_eq!(c.severity_of("OMP102"), None);
+        assert_eq!(c.severity_of(Code::OMP205), Some(Severity::Hint));
+        assert_eq!(c.severity_of(Code::OMP201), Some(Severity::Info));
+        assert_eq!(c.severity_of(Code::OMP101), Some(Severity::Warning));
+        assert_eq!(c.severity_of(Code::OMP102), None);
     }
 
     #[test]
@@ -281,14 +336,17 @@ mod tests {
         let c = parse("[check]\nignore = [\"OMP208\"]\n[check.severity]\nOMP101 = \"warning\"\n")
             .unwrap();
         let out = c.apply(vec![
-            finding("OMP101", Severity::Error),
-            finding("OMP208", Severity::Hint),
-            finding("OMP201", Severity::Warning),
+            finding(Code::OMP101, Severity::Error),
+            finding(Code::OMP208, Severity::Hint),
+            finding(Code::OMP201, Severity::Warning),
         ]);
         let got: Vec<_> = out.iter().map(|f| (f.code, f.severity)).collect();
         assert_eq!(
             got,
-            vec![("OMP101", Severity::Warning), ("OMP201", Severity::Warning)]
+            vec![
+                (Code::OMP101, Severity::Warning),
+                (Code::OMP201, Severity::Warning)
+            ]
         );
     }
 
@@ -300,6 +358,26 @@ mod tests {
         assert!(!e.contains("OMP101"), "{e}");
         let e = parse("[check.severity]\nOMP7 = \"hint\"\n").unwrap_err();
         assert!(e.contains("OMP7"), "{e}");
+    }
+
+    #[test]
+    fn unknown_rules_and_bad_levels_name_their_lines() {
+        let e = parse("[check]\nselect = [\"OMP1\",\n  \"OMP999\"]\nignore = [\"nope\"]\n")
+            .unwrap_err();
+        assert_eq!(
+            e,
+            "unknown rules OMP999 (line 3), nope (line 4) (see `omplens explain --list`)"
+        );
+        let e = parse("# levels\n[check.severity]\nOMP7 = \"hint\"\n").unwrap_err();
+        assert_eq!(
+            e,
+            "unknown rule OMP7 (line 3) (see `omplens explain --list`)"
+        );
+        let e = parse("[check.severity]\nOMP101 = \"error\"\nOMP102 = \"fatal\"\n").unwrap_err();
+        assert!(e.contains("OMP102 = \"fatal\" (line 3)"), "{e}");
+        // An editor's settings have no lines.
+        let e = from_selectors(None, &["OMP999".to_string()]).unwrap_err();
+        assert_eq!(e, "unknown rule OMP999 (see `omplens explain --list`)");
     }
 
     #[test]
@@ -316,7 +394,7 @@ mod tests {
     #[test]
     fn selectors_as_an_editor_gives_them() {
         let c = from_selectors(Some(&["OMP1".to_string()]), &["OMP101".to_string()]).unwrap();
-        assert!(c.enabled("OMP102") && !c.enabled("OMP101") && !c.enabled("OMP201"));
+        assert!(c.enabled(Code::OMP102) && !c.enabled(Code::OMP101) && !c.enabled(Code::OMP201));
         assert_eq!(from_selectors(None, &[]).unwrap(), Config::default());
         let e = from_selectors(None, &["OMP999".to_string()]).unwrap_err();
         assert!(e.contains("OMP999"), "{e}");
@@ -334,7 +412,7 @@ mod tests {
         std::fs::write(&path, "[check]\nignore = [\"OMP208\"]\n").unwrap();
         let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
         assert_eq!(found, path);
-        assert!(!c.enabled("OMP208"));
+        assert!(!c.enabled(Code::OMP208));
         // The nearest file wins, with no merging.
         std::fs::write(
             dir.join("a").join(FILE_NAME),
@@ -343,7 +421,7 @@ mod tests {
         .unwrap();
         let (found, c) = discover(&dir.join("a/b")).unwrap().unwrap();
         assert_eq!(found, dir.join("a").join(FILE_NAME));
-        assert!(c.enabled("OMP208") && !c.enabled("OMP101"));
+        assert!(c.enabled(Code::OMP208) && !c.enabled(Code::OMP101));
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

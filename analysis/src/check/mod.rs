@@ -12,6 +12,8 @@ mod fixes;
 pub mod rules;
 pub mod suppress;
 
+pub use rules::Code;
+
 use crate::ir::{Module, Span};
 use crate::text::{LineIndex, TextEdit};
 
@@ -62,8 +64,8 @@ pub struct Multiplier {
 /// One diagnostic of `omplens check`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Finding {
-    /// Stable code, e.g. `OMP101` (see [`rules::RULES`]).
-    pub code: &'static str,
+    /// The rule's code, e.g. [`Code::OMP101`] (see [`rules::RULES`]).
+    pub code: Code,
     pub severity: Severity,
     /// Primary range (byte offsets in the main file).
     pub span: Span,
@@ -85,7 +87,7 @@ pub fn check(module: &Module, source: &str) -> Vec<Finding> {
 /// [`check`] over facts already interpreted (callers that also need the facts, e.g. hover).
 pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Finding> {
     let mut out = rules::run(module, source, facts);
-    out.sort_by(|a, b| (a.span.start, a.code, a.span.end).cmp(&(b.span.start, b.code, b.span.end)));
+    out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out
 }

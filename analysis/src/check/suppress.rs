@@ -9,7 +9,7 @@
 //! [`Suppressions::parse`] and ask [`Suppressions::suppresses`] per finding, or use
 //! [`filter`] / [`suppressed`] for one-shot use.
 
-use super::rules::{self, Rule};
+use super::rules::{self, Code, Rule};
 use super::Finding;
 use crate::text::scan::{regions, RegionKind};
 use crate::text::LineIndex;
@@ -18,11 +18,11 @@ use crate::text::LineIndex;
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Codes {
     All,
-    Some(Vec<&'static str>),
+    Some(Vec<Code>),
 }
 
 impl Codes {
-    fn covers(&self, code: &str) -> bool {
+    fn covers(&self, code: Code) -> bool {
         match self {
             Codes::All => true,
             Codes::Some(codes) => codes.contains(&code),
@@ -187,7 +187,7 @@ mod tests {
     use crate::ir::Span;
     use crate::text::LineIndex;
 
-    fn finding(code: &'static str, source: &str, needle: &str) -> Finding {
+    fn finding(code: Code, source: &str, needle: &str) -> Finding {
         let start = source.find(needle).expect("needle") as u32;
         Finding {
             code,
@@ -201,7 +201,7 @@ mod tests {
         }
     }
 
-    fn is_suppressed(source: &str, code: &'static str, needle: &str) -> bool {
+    fn is_suppressed(source: &str, code: Code, needle: &str) -> bool {
         suppressed(
             source,
             &LineIndex::new(source),
@@ -212,63 +212,63 @@ mod tests {
     #[test]
     fn same_line_comment_with_code() {
         let src = "int x;\nprintf(\"%f\", a[0]); // omplens: ignore[OMP101]\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
-        assert!(!is_suppressed(src, "OMP202", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP202, "a[0]"));
     }
 
     #[test]
     fn several_codes_and_names_case_insensitive() {
         let src = "f(a[0]); // OMPLENS: Ignore[omp202, Stale-Host-Read]\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
-        assert!(is_suppressed(src, "OMP202", "a[0]"));
-        assert!(!is_suppressed(src, "OMP102", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
+        assert!(is_suppressed(src, Code::OMP202, "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP102, "a[0]"));
     }
 
     #[test]
     fn block_comment_and_bare_ignore() {
         let src = "f(a[0]); /* omplens: ignore[stale-host-read] */\ng(b); // omplens: ignore\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
-        assert!(!is_suppressed(src, "OMP102", "a[0]"));
-        assert!(is_suppressed(src, "OMP102", "b"));
-        assert!(is_suppressed(src, "OMP209", "b"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP102, "a[0]"));
+        assert!(is_suppressed(src, Code::OMP102, "b"));
+        assert!(is_suppressed(src, Code::OMP209, "b"));
     }
 
     #[test]
     fn comment_alone_on_the_line_above() {
         let src = "  // omplens: ignore[OMP101]\n  f(a[0]);\n  g(b[0]);\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
-        assert!(!is_suppressed(src, "OMP101", "b[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "b[0]"));
     }
 
     #[test]
     fn trailing_comment_does_not_cover_the_next_line() {
         let src = "x = 1; // omplens: ignore[OMP101]\nf(a[0]);\n";
-        assert!(!is_suppressed(src, "OMP101", "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "a[0]"));
     }
 
     #[test]
     fn multi_line_block_comment_above() {
         let src = "/* reason:\n   omplens: ignore[OMP101] */\nf(a[0]);\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
     }
 
     #[test]
     fn file_level() {
         let src = "// omplens: ignore-file[OMP208]\nint main() {\n  f(a[0]);\n}\n";
-        assert!(is_suppressed(src, "OMP208", "a[0]"));
-        assert!(!is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP208, "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "a[0]"));
         let src = "int main() {\n  f(a[0]);\n}\n/* omplens: ignore-file */\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
     }
 
     #[test]
     fn not_inside_strings_and_not_prose() {
         let src = "puts(\"// omplens: ignore\"); f(a[0]);\n";
-        assert!(!is_suppressed(src, "OMP101", "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "a[0]"));
         let src = "f(a[0]); // omplens: ignored on purpose?\n";
-        assert!(!is_suppressed(src, "OMP101", "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "a[0]"));
         let src = "f(a[0]); // see the omplens docs\n";
-        assert!(!is_suppressed(src, "OMP101", "a[0]"));
+        assert!(!is_suppressed(src, Code::OMP101, "a[0]"));
     }
 
     #[test]
@@ -276,8 +276,8 @@ mod tests {
         let src = "f(a[0]); // omplens: ignore[OMP999, OMP101]\n";
         let s = Suppressions::parse(src, &LineIndex::new(src));
         assert_eq!(s.unknown, vec![(9, "OMP999".to_string())]);
-        assert!(s.suppresses(&LineIndex::new(src), &finding("OMP101", src, "a[0]")));
-        assert!(!s.suppresses(&LineIndex::new(src), &finding("OMP102", src, "a[0]")));
+        assert!(s.suppresses(&LineIndex::new(src), &finding(Code::OMP101, src, "a[0]")));
+        assert!(!s.suppresses(&LineIndex::new(src), &finding(Code::OMP102, src, "a[0]")));
     }
 
     #[test]
@@ -287,8 +287,8 @@ mod tests {
             src,
             &LineIndex::new(src),
             vec![
-                finding("OMP101", src, "a[0]"),
-                finding("OMP101", src, "b[0]"),
+                finding(Code::OMP101, src, "a[0]"),
+                finding(Code::OMP101, src, "b[0]"),
             ],
         );
         assert_eq!(kept.len(), 1);
@@ -298,14 +298,14 @@ mod tests {
     #[test]
     fn digit_separators_are_not_quotes() {
         let src = "long n = 1'000'000; f(a[0]); // omplens: ignore[OMP101]\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
         let src = "char c = '\\''; f(a[0]); // omplens: ignore[OMP101]\n";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
     }
 
     #[test]
     fn crlf_and_unterminated_comment() {
         let src = "// omplens: ignore[OMP101]\r\nf(a[0]);\r\n/* omplens: ignore";
-        assert!(is_suppressed(src, "OMP101", "a[0]"));
+        assert!(is_suppressed(src, Code::OMP101, "a[0]"));
     }
 }

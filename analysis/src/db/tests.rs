@@ -36,7 +36,13 @@ fn codes_and_lines(db: &Database, file: SourceFile) -> Vec<(u32, &'static str, S
     let module = parse(db, file).module.clone().expect("parses");
     file_findings(db, file)
         .iter()
-        .map(|f| (module.line_col(f.span.start).0, f.code, f.message.clone()))
+        .map(|f| {
+            (
+                module.line_col(f.span.start).0,
+                f.code.as_str(),
+                f.message.clone(),
+            )
+        })
         .collect()
 }
 
@@ -91,7 +97,7 @@ fn an_edit_inside_one_function_reanalyses_only_its_component() {
             .expect("lowers");
     let whole: Vec<_> = check::check(&module, &text)
         .into_iter()
-        .map(|f| (module.line_col(f.span.start).0, f.code, f.message))
+        .map(|f| (module.line_col(f.span.start).0, f.code.as_str(), f.message))
         .collect();
     assert_eq!(third, whole);
     assert!(third.iter().any(|(_, _, m)| m.contains("loop at line 6")));

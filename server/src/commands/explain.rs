@@ -3,7 +3,7 @@
 
 use crate::ExplainArgs;
 use anyhow::Result;
-use omplens_analysis::check::rules::{self, Family, Rule, RULES};
+use omplens_analysis::check::rules::{self, Rule, RULES};
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -32,18 +32,11 @@ pub fn run(args: &ExplainArgs) -> Result<ExitCode> {
 }
 
 fn page(rule: &Rule) -> String {
-    let mut s = rule.doc.to_string();
+    let mut s = rule.page().to_string();
     if !s.ends_with('\n') {
         s.push('\n');
     }
     s
-}
-
-fn family(f: Family) -> &'static str {
-    match f {
-        Family::Correctness => "correctness",
-        Family::Performance => "performance",
-    }
 }
 
 /// `CODE  name  family  summary`, aligned.
@@ -55,7 +48,7 @@ fn list() -> String {
             "{}  {:name_width$}  {:11}  {}\n",
             r.code,
             r.name,
-            family(r.family),
+            r.family.name(),
             r.summary
         ));
     }
@@ -69,7 +62,7 @@ fn close_matches(query: &str) -> Vec<&'static Rule> {
     let mut scored: Vec<(usize, &Rule)> = RULES
         .iter()
         .filter_map(|r| {
-            let code = r.code.to_ascii_lowercase();
+            let code = r.code.as_str().to_ascii_lowercase();
             let d = distance(&q, &code).min(distance(&q, r.name));
             let contains = q.len() >= 3 && (r.name.contains(&q) || code.starts_with(&q));
             let near = d <= 2.max(q.len() / 4);
@@ -102,7 +95,12 @@ mod tests {
     #[test]
     fn suggestions() {
         assert_eq!(distance("kitten", "sitting"), 3);
-        let codes = |q: &str| close_matches(q).iter().map(|r| r.code).collect::<Vec<_>>();
+        let codes = |q: &str| {
+            close_matches(q)
+                .iter()
+                .map(|r| r.code.as_str())
+                .collect::<Vec<_>>()
+        };
         assert_eq!(codes("OMP11")[0], "OMP101");
         assert!(codes("stale-host-reads").contains(&"OMP101"));
         assert!(codes("stale").contains(&"OMP102"));

@@ -141,8 +141,11 @@ mod tests {
     fn checks_resolve_and_errors_are_named() {
         let s = Settings::from_json(&json!({"checks": {"select": ["OMP1"], "ignore": ["OMP103"]}}))
             .unwrap();
-        assert!(s.checks.enabled("OMP101") && !s.checks.enabled("OMP103"));
-        assert!(!s.checks.enabled("OMP201"));
+        assert!(
+            s.checks.enabled(omplens_analysis::check::Code::OMP101)
+                && !s.checks.enabled(omplens_analysis::check::Code::OMP103)
+        );
+        assert!(!s.checks.enabled(omplens_analysis::check::Code::OMP201));
         let e = Settings::from_json(&json!({"checks": {"ignore": ["OMP999"]}})).unwrap_err();
         assert!(e.contains("OMP999"), "{e}");
         let e = Settings::from_json(&json!({"flags": "-DN=4"})).unwrap_err();

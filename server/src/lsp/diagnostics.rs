@@ -2,7 +2,8 @@
 
 use super::analysis::{Analysed, FileAnalysis};
 use super::convert::LineIndex;
-use omplens_analysis::check::{rules, Finding, Severity};
+use omplens_analysis::check::rules::Tag;
+use omplens_analysis::check::{Finding, Severity};
 use omplens_analysis::ir::Severity as IrSeverity;
 use serde_json::json;
 use tower_lsp_server::ls_types::{
@@ -101,7 +102,6 @@ pub fn finding(
     f: &Finding,
     docs_base_url: Option<&str>,
 ) -> Diagnostic {
-    let rule = rules::lookup(f.code);
     let related = f
         .related
         .iter()
@@ -121,19 +121,18 @@ pub fn finding(
         source: Some("omplens".into()),
         message: f.message.clone(),
         related_information: (!related.is_empty()).then_some(related),
-        tags: unnecessary(f.code).then(|| vec![DiagnosticTag::UNNECESSARY]),
+        tags: f
+            .code
+            .rule()
+            .has_tag(Tag::Unnecessary)
+            .then(|| vec![DiagnosticTag::UNNECESSARY]),
         data: Some(json!({
-            "rule": rule.map(|r| r.name),
+            "rule": f.code.rule().name,
             "bytes": f.bytes,
             "times": f.multiplier.map(|m| m.times),
             "fixes": f.fixes.len(),
         })),
     }
-}
-
-/// Findings whose flagged code does nothing and can go: a redundant `target update`.
-fn unnecessary(code: &str) -> bool {
-    code == "OMP202"
 }
 
 fn severity(s: Severity) -> DiagnosticSeverity {

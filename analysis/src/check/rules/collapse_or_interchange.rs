@@ -5,6 +5,18 @@ use super::common::finding;
 use super::Context;
 use crate::check::{Finding, Related};
 use crate::coalesce::Reshape;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP302,
+    name: "collapse-or-interchange",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "A parallel loop nest whose accesses coalesce after `collapse(k)` (or an interchange then `collapse(k)`), shown safe by the iteration-point difference test.",
+    doc: include_str!("collapse_or_interchange.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -38,7 +50,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 message.push_str(&format!("; collapse({depth}) alone is not safe: {why}"));
             }
         }
-        let mut f = finding("OMP302", true, d.directive.span, message);
+        let mut f = finding(RULE.code, true, d.directive.span, message);
         let func = cx.module.function(r.func);
         f.related.push(Related {
             span: func.stmt(r.root).span,

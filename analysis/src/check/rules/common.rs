@@ -1,14 +1,14 @@
 //! Helpers the rules share: building findings, naming lines, finding how the program writes
 //! an object in a clause.
 
-use super::{rule, Context};
+use super::{Code, Context};
 use crate::check::env::{Fact, Object, Why};
 use crate::check::{Finding, Related, Severity};
 use crate::ir::{FuncId, Span};
 
 /// A finding of rule `code`: its own severity when `certain`, else a warning.
-pub fn finding(code: &'static str, certain: bool, span: Span, message: String) -> Finding {
-    let r = rule(code);
+pub fn finding(code: Code, certain: bool, span: Span, message: String) -> Finding {
+    let r = code.rule();
     let severity = if certain || r.severity > Severity::Warning {
         r.severity
     } else {

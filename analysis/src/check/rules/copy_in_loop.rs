@@ -6,6 +6,18 @@ use crate::check::env::Mapping;
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
 use crate::pragma::MapType;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP201,
+    name: "copy-in-loop",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "Data is mapped and copied on every iteration of a host loop; a `target data` region around the loop copies it once.",
+    doc: include_str!("copy_in_loop.md"),
+    tags: &[],
+};
 
 /// A map item inside a host loop that allocates (and maybe copies) on every iteration and
 /// could be mapped once around loop `l` instead, with map type `map_type`.
@@ -66,12 +78,12 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     hoistable(cx)
         .into_iter()
         .filter(|h| h.copies > 0)
-        .map(|h| loop_finding(cx, &h, "OMP201"))
+        .map(|h| loop_finding(cx, &h, RULE.code))
         .collect()
 }
 
 /// The finding for a hoistable mapping (OMP201 or OMP206).
-pub fn loop_finding(cx: &Context, h: &Hoist, code: &'static str) -> Finding {
+pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
     let m = h.m;
     let g = cx.facts.cfgs[m.func.0 as usize]
         .as_ref()
@@ -80,7 +92,7 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: &'static str) -> Finding {
     let loop_span = cx.module.function(m.func).stmt(loop_stmt).span;
     let mult = trips(cx, m.func, h.l);
     let bytes = m.item.bytes.map(|b| b * h.copies.max(1));
-    let what = if code == "OMP201" {
+    let what = if code == RULE.code {
         format!(
             "`{}` is allocated and copied on every iteration of the loop at line {} ({}); a `target data` region around the loop copies it once",
             m.item.text,

@@ -4,12 +4,24 @@ use super::common::{facts, finding, paths};
 use super::Context;
 use crate::check::env::FactKind;
 use crate::check::Finding;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP108,
+    name: "entered-never-exited",
+    family: Family::Correctness,
+    severity: Severity::Warning,
+    summary: "Data mapped with `target enter data` is never unmapped with `target exit data` before its lifetime ends.",
+    doc: include_str!("entered_never_exited.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     facts(cx, |f| matches!(f.kind, FactKind::NeverExited { .. }))
         .map(|f| {
             finding(
-                "OMP108",
+                RULE.code,
                 f.certain,
                 f.span,
                 format!(

@@ -7,6 +7,18 @@ use super::Context;
 use crate::check::env::FactKind;
 use crate::check::Finding;
 use crate::ir::FuncId;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP209,
+    name: "implicit-mapping",
+    family: Family::Performance,
+    severity: Severity::Info,
+    summary: "A function's kernels rely on implicit copies; the mappings omplens synthesizes move fewer bytes.",
+    doc: include_str!("implicit_mapping.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -53,7 +65,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let mult = in_loop.map(|l| trips(cx, id, l));
         let first = &kernels[0].1.directive;
         let mut x = finding(
-            "OMP209",
+            RULE.code,
             true,
             first.name_span,
             format!(

@@ -4,6 +4,18 @@ use super::common::{facts, finding, line, paths, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP104,
+    name: "lost-scalar-write",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A kernel writes a scalar that is implicitly `firstprivate`; the host reads the scalar afterwards and sees the old value.",
+    doc: include_str!("lost_scalar_write.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -22,7 +34,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         let mut x = finding(
-            "OMP104",
+            RULE.code,
             f.certain,
             f.span,
             format!(

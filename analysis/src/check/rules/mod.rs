@@ -9,27 +9,76 @@ use crate::semantics::constants::{known_values, Values};
 use std::cell::OnceCell;
 use std::collections::HashMap;
 
-mod allocation_in_loop;
-mod collapse_or_interchange;
 mod common;
-mod copy_in_loop;
-mod entered_never_exited;
-mod implicit_mapping;
-mod lost_scalar_write;
-mod redundant_copy;
-mod round_trip;
-mod scalar_map_to;
-mod section_past_allocation;
-mod section_too_small;
-mod stale_device_read;
-mod stale_host_read;
-mod unchanged_copy_out;
-mod uncoalesced_access;
-mod uninitialized_device_read;
-mod unmapped_pointer;
-mod unused_copy_in;
-mod update_in_loop;
-mod update_not_present;
+
+/// Makes the registry from `CODE => module` lines; see the call below.
+macro_rules! declare_rules {
+    ($($code:ident => $module:ident,)*) => {
+        $(mod $module;)*
+
+        /// The code of a rule (`OMP101`): one variant per rule, in code order.
+        #[allow(clippy::upper_case_acronyms)]
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code {
+            $($code,)*
+        }
+
+        impl Code {
+            /// Every code, in code order.
+            pub const ALL: &'static [Code] = &[$(Code::$code,)*];
+
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Code::$code => stringify!($code),)*
+                }
+            }
+
+            /// The rule of this code.
+            pub fn rule(self) -> &'static Rule {
+                &RULES[self as usize]
+            }
+        }
+
+        /// Every rule, in code order (`RULES[code as usize].code == code`).
+        pub static RULES: &[Rule] = &[$($module::RULE,)*];
+
+        // Each module's `RULE.code` is the code its registry line gives.
+        $(const _: () = assert!($module::RULE.code as usize == Code::$code as usize);)*
+
+        /// Every finding of every rule, rule by rule in code order.
+        fn run_rules(cx: &Context) -> Vec<Finding> {
+            let mut out = Vec::new();
+            $(out.extend($module::findings(cx));)*
+            out
+        }
+    };
+}
+
+// The registry: one line per rule, `CODE => module`. The module (`NAME.rs`, with its page
+// `NAME.md` beside it) declares `pub(super) const RULE: Rule` and `pub fn findings`. This one
+// list makes the `mod` lines, [`Code`], [`RULES`] and the order in which [`run`] runs the rules.
+declare_rules! {
+    OMP101 => stale_host_read,
+    OMP102 => stale_device_read,
+    OMP103 => unmapped_pointer,
+    OMP104 => lost_scalar_write,
+    OMP105 => uninitialized_device_read,
+    OMP106 => section_too_small,
+    OMP107 => section_past_allocation,
+    OMP108 => entered_never_exited,
+    OMP109 => update_not_present,
+    OMP201 => copy_in_loop,
+    OMP202 => redundant_copy,
+    OMP203 => round_trip,
+    OMP204 => unused_copy_in,
+    OMP205 => unchanged_copy_out,
+    OMP206 => allocation_in_loop,
+    OMP207 => update_in_loop,
+    OMP208 => scalar_map_to,
+    OMP209 => implicit_mapping,
+    OMP301 => uncoalesced_access,
+    OMP302 => collapse_or_interchange,
+}
 
 /// Correctness (wrong results, faults) or performance (wasted copies, uncoalesced accesses).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -38,10 +87,26 @@ pub enum Family {
     Performance,
 }
 
+impl Family {
+    pub fn name(self) -> &'static str {
+        match self {
+            Family::Correctness => "correctness",
+            Family::Performance => "performance",
+        }
+    }
+}
+
+/// A property of a rule's findings that editors show.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tag {
+    /// The flagged code does nothing and can go (editors fade it out).
+    Unnecessary,
+}
+
 /// A rule: stable code, kebab-case name, and its documentation page (Markdown).
 #[derive(Debug)]
 pub struct Rule {
-    pub code: &'static str,
+    pub code: Code,
     pub name: &'static str,
     pub family: Family,
     /// Severity when the finding is certain (correctness rules report `warning` when the
@@ -49,182 +114,73 @@ pub struct Rule {
     pub severity: Severity,
     pub summary: &'static str,
     pub doc: &'static str,
+    pub tags: &'static [Tag],
 }
 
-/// Every rule, by code.
-pub static RULES: &[Rule] = &[
-    Rule {
-        code: "OMP101",
-        name: "stale-host-read",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "The host reads data whose valid copy is on the device: no copy back reaches the read (including a `from` that does not copy because the data is still present).",
-        doc: include_str!("stale_host_read.md"),
-    },
-    Rule {
-        code: "OMP102",
-        name: "stale-device-read",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A kernel reads data the host changed after it was copied to the device, with no `target update to` in between.",
-        doc: include_str!("stale_device_read.md"),
-    },
-    Rule {
-        code: "OMP103",
-        name: "unmapped-pointer",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A kernel uses the data behind a pointer that is not mapped: the pointer is passed as a zero-length section and the device has no copy of its data.",
-        doc: include_str!("unmapped_pointer.md"),
-    },
-    Rule {
-        code: "OMP104",
-        name: "lost-scalar-write",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A kernel writes a scalar that is implicitly `firstprivate`; the host reads the scalar afterwards and sees the old value.",
-        doc: include_str!("lost_scalar_write.md"),
-    },
-    Rule {
-        code: "OMP105",
-        name: "uninitialized-device-read",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A kernel reads data mapped with `alloc` (or `from`) before anything wrote it on the device.",
-        doc: include_str!("uninitialized_device_read.md"),
-    },
-    Rule {
-        code: "OMP106",
-        name: "section-too-small",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A mapped array section is smaller than what the kernels touch.",
-        doc: include_str!("section_too_small.md"),
-    },
-    Rule {
-        code: "OMP107",
-        name: "section-past-allocation",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A mapped array section extends past the end of the allocation it points into.",
-        doc: include_str!("section_past_allocation.md"),
-    },
-    Rule {
-        code: "OMP108",
-        name: "entered-never-exited",
-        family: Family::Correctness,
-        severity: Severity::Warning,
-        summary: "Data mapped with `target enter data` is never unmapped with `target exit data` before its lifetime ends.",
-        doc: include_str!("entered_never_exited.md"),
-    },
-    Rule {
-        code: "OMP109",
-        name: "update-not-present",
-        family: Family::Correctness,
-        severity: Severity::Error,
-        summary: "A `target update` names data that is not mapped at that point, so it copies nothing.",
-        doc: include_str!("update_not_present.md"),
-    },
-    Rule {
-        code: "OMP201",
-        name: "copy-in-loop",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "Data is mapped and copied on every iteration of a host loop; a `target data` region around the loop copies it once.",
-        doc: include_str!("copy_in_loop.md"),
-    },
-    Rule {
-        code: "OMP202",
-        name: "redundant-copy",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "A copy moves data that is already valid at its destination.",
-        doc: include_str!("redundant_copy.md"),
-    },
-    Rule {
-        code: "OMP203",
-        name: "round-trip",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "Data is copied to the host and back to the device with no host access in between.",
-        doc: include_str!("round_trip.md"),
-    },
-    Rule {
-        code: "OMP204",
-        name: "unused-copy-in",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "`to`/`tofrom` copies data to the device that the device overwrites (or never reads) before using it.",
-        doc: include_str!("unused_copy_in.md"),
-    },
-    Rule {
-        code: "OMP205",
-        name: "unchanged-copy-out",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "`from`/`tofrom` copies data back that the device never wrote.",
-        doc: include_str!("unchanged_copy_out.md"),
-    },
-    Rule {
-        code: "OMP206",
-        name: "allocation-in-loop",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "Device memory is allocated and freed on every iteration of a host loop.",
-        doc: include_str!("allocation_in_loop.md"),
-    },
-    Rule {
-        code: "OMP207",
-        name: "update-in-loop",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "A `target update` inside a loop copies data that does not change in the loop on its source side; it can move out of the loop.",
-        doc: include_str!("update_in_loop.md"),
-    },
-    Rule {
-        code: "OMP208",
-        name: "scalar-map-to",
-        family: Family::Performance,
-        severity: Severity::Hint,
-        summary: "A scalar that a kernel only reads is mapped `to`; `firstprivate` passes it without a device allocation and copy.",
-        doc: include_str!("scalar_map_to.md"),
-    },
-    Rule {
-        code: "OMP209",
-        name: "implicit-mapping",
-        family: Family::Performance,
-        severity: Severity::Info,
-        summary: "A function's kernels rely on implicit copies; the mappings omplens synthesizes move fewer bytes.",
-        doc: include_str!("implicit_mapping.md"),
-    },
-    Rule {
-        code: "OMP301",
-        name: "uncoalesced-access",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "An access in a parallel loop of a kernel whose consecutive iterations are far apart in memory: a warp needs more memory requests than consecutive elements would take.",
-        doc: include_str!("uncoalesced_access.md"),
-    },
-    Rule {
-        code: "OMP302",
-        name: "collapse-or-interchange",
-        family: Family::Performance,
-        severity: Severity::Warning,
-        summary: "A parallel loop nest whose accesses coalesce after `collapse(k)` (or an interchange then `collapse(k)`), shown safe by the iteration-point difference test.",
-        doc: include_str!("collapse_or_interchange.md"),
-    },
-];
+impl Rule {
+    pub fn has_tag(&self, tag: Tag) -> bool {
+        self.tags.contains(&tag)
+    }
+
+    /// The page as users read it (`omplens explain`, SARIF help): [`Rule::doc`] without its
+    /// last section, `## Tests`, which names the rule's test programs for contributors.
+    pub fn page(&self) -> &'static str {
+        self.doc
+            .split_once(TESTS_HEADING)
+            .map_or(self.doc, |(page, _)| page)
+    }
+}
+
+/// The heading of the last section of a rule's page: its test programs.
+pub const TESTS_HEADING: &str = "\n## Tests\n";
+
+/// The rules as the Markdown table of README.md (`code | name | severity | finds`).
+pub fn markdown_table() -> String {
+    let mut out = String::from("| code | name | severity | finds |\n| --- | --- | --- | --- |\n");
+    for r in RULES {
+        out.push_str(&format!(
+            "| {} | {} | {} | {} |\n",
+            r.code,
+            r.name,
+            r.severity.name(),
+            r.summary.replace('|', "\\|")
+        ));
+    }
+    out
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A code that names no rule.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown rule code `{0}` (see `omplens explain --list`)")]
+pub struct UnknownCode(pub String);
+
+impl std::str::FromStr for Code {
+    type Err = UnknownCode;
+
+    /// A code as written (`OMP101`), case-insensitive.
+    fn from_str(s: &str) -> Result<Code, UnknownCode> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str().eq_ignore_ascii_case(s))
+            .ok_or_else(|| UnknownCode(s.to_string()))
+    }
+}
 
 /// The rule with this code (`OMP101`) or name (`stale-host-read`), case-insensitive.
 pub fn lookup(code_or_name: &str) -> Option<&'static Rule> {
-    RULES.iter().find(|r| {
-        r.code.eq_ignore_ascii_case(code_or_name) || r.name.eq_ignore_ascii_case(code_or_name)
-    })
-}
-
-/// The rule of a code that is known to exist.
-pub(crate) fn rule(code: &str) -> &'static Rule {
-    lookup(code).unwrap_or_else(|| panic!("unknown rule {code}"))
+    match code_or_name.parse::<Code>() {
+        Ok(code) => Some(code.rule()),
+        Err(_) => RULES
+            .iter()
+            .find(|r| r.name.eq_ignore_ascii_case(code_or_name)),
+    }
 }
 
 /// Every finding of every rule over the facts of `module`.
@@ -237,28 +193,7 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         calls: OnceCell::new(),
         coalescing: OnceCell::new(),
     };
-    let mut out = Vec::new();
-    out.extend(stale_host_read::findings(&cx));
-    out.extend(stale_device_read::findings(&cx));
-    out.extend(unmapped_pointer::findings(&cx));
-    out.extend(lost_scalar_write::findings(&cx));
-    out.extend(uninitialized_device_read::findings(&cx));
-    out.extend(section_too_small::findings(&cx));
-    out.extend(section_past_allocation::findings(&cx));
-    out.extend(entered_never_exited::findings(&cx));
-    out.extend(update_not_present::findings(&cx));
-    out.extend(copy_in_loop::findings(&cx));
-    out.extend(redundant_copy::findings(&cx));
-    out.extend(round_trip::findings(&cx));
-    out.extend(unused_copy_in::findings(&cx));
-    out.extend(unchanged_copy_out::findings(&cx));
-    out.extend(allocation_in_loop::findings(&cx));
-    out.extend(update_in_loop::findings(&cx));
-    out.extend(scalar_map_to::findings(&cx));
-    out.extend(implicit_mapping::findings(&cx));
-    out.extend(uncoalesced_access::findings(&cx));
-    out.extend(collapse_or_interchange::findings(&cx));
-    out
+    run_rules(&cx)
 }
 
 /// What a rule sees.
@@ -309,5 +244,64 @@ impl Context<'_> {
     pub fn coalescing(&self) -> &[crate::coalesce::LoopReport] {
         self.coalescing
             .get_or_init(|| crate::coalesce::analyse(self.module, self.source))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_are_declared_in_code_order() {
+        // Findings sort by `Code`; its order must be the order of the code strings.
+        let strings: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+        let mut sorted = strings.clone();
+        sorted.sort_unstable();
+        assert_eq!(strings, sorted);
+        for (i, r) in RULES.iter().enumerate() {
+            assert_eq!(r.code as usize, i, "{}", r.code);
+            assert!(std::ptr::eq(r.code.rule(), r));
+        }
+    }
+
+    #[test]
+    fn codes_parse_and_print() {
+        for &c in Code::ALL {
+            assert_eq!(c.as_str().parse::<Code>(), Ok(c));
+            assert_eq!(c.as_str().to_ascii_lowercase().parse::<Code>(), Ok(c));
+            assert_eq!(c.to_string(), c.as_str());
+        }
+        let e = "OMP999".parse::<Code>().unwrap_err();
+        assert_eq!(e, UnknownCode("OMP999".into()));
+        assert!(e.to_string().contains("`OMP999`"), "{e}");
+        assert!("stale-host-read".parse::<Code>().is_err());
+    }
+
+    #[test]
+    fn lookup_by_code_or_name() {
+        assert_eq!(lookup("omp202").map(|r| r.code), Some(Code::OMP202));
+        assert_eq!(lookup("Redundant-Copy").map(|r| r.code), Some(Code::OMP202));
+        assert!(lookup("OMP999").is_none() && lookup("").is_none());
+    }
+
+    #[test]
+    fn names_are_unique_kebab_case() {
+        let mut names: Vec<&str> = RULES.iter().map(|r| r.name).collect();
+        assert!(names
+            .iter()
+            .all(|n| n.chars().all(|c| c.is_ascii_lowercase() || c == '-')));
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), RULES.len());
+    }
+
+    #[test]
+    fn only_redundant_copies_are_unnecessary() {
+        let tagged: Vec<Code> = RULES
+            .iter()
+            .filter(|r| r.has_tag(Tag::Unnecessary))
+            .map(|r| r.code)
+            .collect();
+        assert_eq!(tagged, vec![Code::OMP202]);
     }
 }

@@ -4,6 +4,18 @@ use super::common::{cost, facts, finding};
 use super::Context;
 use crate::check::env::{CopyKind, FactKind};
 use crate::check::{fixes, Finding};
+use super::{Code, Family, Rule, Tag};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP202,
+    name: "redundant-copy",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "A copy moves data that is already valid at its destination.",
+    doc: include_str!("redundant_copy.md"),
+    tags: &[Tag::Unnecessary],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -14,7 +26,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let c = &cx.facts.copies[copy];
         let dest = if c.to_device { "device" } else { "host" };
         let mut x = finding(
-            "OMP202",
+            RULE.code,
             true,
             f.span,
             format!(

@@ -4,6 +4,18 @@ use super::common::{cost, facts, finding, line};
 use super::Context;
 use crate::check::env::FactKind;
 use crate::check::{Finding, Related};
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP203,
+    name: "round-trip",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "Data is copied to the host and back to the device with no host access in between.",
+    doc: include_str!("round_trip.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -22,7 +34,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         let mut x = finding(
-            "OMP203",
+            RULE.code,
             true,
             f.span,
             format!(

@@ -6,6 +6,18 @@ use crate::check::env::is_scalar_var;
 use crate::check::Finding;
 use crate::pragma::MapType;
 use crate::text::TextEdit;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP208,
+    name: "scalar-map-to",
+    family: Family::Performance,
+    severity: Severity::Hint,
+    summary: "A scalar that a kernel only reads is mapped `to`; `firstprivate` passes it without a device allocation and copy.",
+    doc: include_str!("scalar_map_to.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -31,7 +43,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         let mut x = finding(
-            "OMP208",
+            RULE.code,
             true,
             m.item.span,
             format!(

@@ -10,6 +10,18 @@ use crate::semantics::constants::substitute;
 use crate::semantics::sections;
 use crate::semantics::symbolic::Poly;
 use crate::text::TextEdit;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP107,
+    name: "section-past-allocation",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A mapped array section extends past the end of the allocation it points into.",
+    doc: include_str!("section_past_allocation.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -40,7 +52,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let name = &cx.module.var(*v).name;
         let (end, alloc) = (&over.end, &over.length);
         let mut x = finding(
-            "OMP107",
+            RULE.code,
             true,
             m.item.span,
             format!(

@@ -10,6 +10,18 @@ use crate::semantics::constants::substitute;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
 use crate::text::TextEdit;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP106,
+    name: "section-too-small",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A mapped array section is smaller than what the kernels touch.",
+    doc: include_str!("section_too_small.md"),
+    tags: &[],
+};
 
 /// Explicit sections `p[lo:len]` of pointer data, against the section the kernels that use
 /// them access (the kernel itself, or the kernels inside a `target data` region).
@@ -94,7 +106,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         }
         let name = &cx.module.var(*v).name;
         let mut x = finding(
-            "OMP106",
+            RULE.code,
             true,
             m.item.span,
             format!(

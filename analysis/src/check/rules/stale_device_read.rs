@@ -5,6 +5,18 @@ use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
 use crate::rewrite::Side;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP102,
+    name: "stale-device-read",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A kernel reads data the host changed after it was copied to the device, with no `target update to` in between.",
+    doc: include_str!("stale_device_read.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -16,7 +28,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         let mut x = finding(
-            "OMP102",
+            RULE.code,
             f.certain,
             f.span,
             format!(

@@ -6,6 +6,18 @@ use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
 use crate::ir::Span;
 use crate::rewrite::Side;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP101,
+    name: "stale-host-read",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "The host reads data whose valid copy is on the device: no copy back reaches the read (including a `from` that does not copy because the data is still present).",
+    doc: include_str!("stale_host_read.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -36,7 +48,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             _ => ": no copy back reaches this read",
         };
         let mut x = finding(
-            "OMP101",
+            RULE.code,
             f.certain,
             f.span,
             format!(

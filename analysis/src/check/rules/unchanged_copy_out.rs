@@ -5,6 +5,18 @@ use super::Context;
 use crate::check::env::{CopyKind, FactKind};
 use crate::check::Finding;
 use crate::pragma::MapType;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP205,
+    name: "unchanged-copy-out",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "`from`/`tofrom` copies data back that the device never wrote.",
+    doc: include_str!("unchanged_copy_out.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -36,7 +48,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         let mut x = finding(
-            "OMP205",
+            RULE.code,
             f.certain,
             c.item,
             format!(

@@ -4,6 +4,18 @@ use super::common::finding;
 use super::Context;
 use crate::check::{Finding, Related};
 use crate::coalesce::{stride_text, Stride};
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP301,
+    name: "uncoalesced-access",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "An access in a parallel loop of a kernel whose consecutive iterations are far apart in memory: a warp needs more memory requests than consecutive elements would take.",
+    doc: include_str!("uncoalesced_access.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out: Vec<Finding> = Vec::new();
@@ -49,7 +61,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                     r.candidates[b].reshape.describe(&r.chain)
                 ));
             }
-            let mut f = finding("OMP301", true, site.span, message);
+            let mut f = finding(RULE.code, true, site.span, message);
             f.related.push(Related {
                 span: header,
                 message: format!("the parallel loop over `{}`", r.iv),

@@ -5,6 +5,18 @@ use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::Finding;
 use crate::pragma::MapType;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP105,
+    name: "uninitialized-device-read",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A kernel reads data mapped with `alloc` (or `from`) before anything wrote it on the device.",
+    doc: include_str!("uninitialized_device_read.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -25,7 +37,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         let mut x = finding(
-            "OMP105",
+            RULE.code,
             f.certain,
             f.span,
             format!(

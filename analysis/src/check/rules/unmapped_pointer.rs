@@ -6,6 +6,18 @@ use crate::check::env::FactKind;
 use crate::check::{Finding, Fix, Related};
 use crate::ir::FuncId;
 use crate::plan::{FunctionPlan, Plan};
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP103,
+    name: "unmapped-pointer",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "A kernel uses the data behind a pointer that is not mapped: the pointer is passed as a zero-length section and the device has no copy of its data.",
+    doc: include_str!("unmapped_pointer.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -14,7 +26,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         let mut x = finding(
-            "OMP103",
+            RULE.code,
             f.certain,
             f.span,
             format!(

@@ -5,6 +5,18 @@ use super::Context;
 use crate::check::env::{CopyKind, FactKind};
 use crate::check::Finding;
 use crate::pragma::MapType;
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP204,
+    name: "unused-copy-in",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "`to`/`tofrom` copies data to the device that the device overwrites (or never reads) before using it.",
+    doc: include_str!("unused_copy_in.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -32,7 +44,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         }
         let mut x = finding(
-            "OMP204",
+            RULE.code,
             true,
             c.item,
             format!(

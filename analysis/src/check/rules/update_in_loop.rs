@@ -8,6 +8,18 @@ use crate::check::env::CopyKind;
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
 use crate::rewrite::{self, Clause, Insertion, Side};
+use super::{Code, Family, Rule};
+use crate::check::Severity;
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP207,
+    name: "update-in-loop",
+    family: Family::Performance,
+    severity: Severity::Warning,
+    summary: "A `target update` inside a loop copies data that does not change in the loop on its source side; it can move out of the loop.",
+    doc: include_str!("update_in_loop.md"),
+    tags: &[],
+};
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -56,7 +68,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             "before"
         };
         let mut x = finding(
-            "OMP207",
+            RULE.code,
             true,
             d.span,
             format!(

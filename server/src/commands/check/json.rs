@@ -2,7 +2,7 @@
 
 use super::analyse::Checked;
 use super::lines::{Lines, Position};
-use omplens_analysis::check::{rules, Finding};
+use omplens_analysis::check::Finding;
 use omplens_analysis::ir::Span;
 use serde::Serialize;
 
@@ -64,8 +64,8 @@ fn finding<'a>(file: &str, lines: &Lines, f: &'a Finding) -> JsonFinding<'a> {
         file: file.to_string(),
         range: range(lines, f.span),
         severity: f.severity.name(),
-        code: f.code,
-        rule: rules::lookup(f.code).map_or("", |r| r.name),
+        code: f.code.as_str(),
+        rule: f.code.rule().name,
         message: &f.message,
         related: f
             .related

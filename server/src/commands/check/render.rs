@@ -166,7 +166,7 @@ mod tests {
             path: PathBuf::from("dir/f.c"),
             text: text.to_string(),
             findings: vec![Finding {
-                code: "OMP101",
+                code: omplens_analysis::check::Code::OMP101,
                 severity: Severity::Error,
                 span: Span::new(read, read + 4),
                 message: "stale".to_string(),

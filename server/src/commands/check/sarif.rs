@@ -7,7 +7,7 @@
 use super::analyse::Checked;
 use super::inputs::normalize;
 use super::lines::Lines;
-use omplens_analysis::check::rules::{Family, Rule, RULES};
+use omplens_analysis::check::rules::{Rule, RULES};
 use omplens_analysis::check::{Finding, Severity};
 use omplens_analysis::ir::Span;
 use serde::Serialize;
@@ -196,7 +196,7 @@ fn pascal_case(name: &str) -> String {
 
 /// The first paragraph of a rule's page below its title, or the summary.
 fn full_description(rule: &Rule) -> String {
-    rule.doc
+    rule.page()
         .split("\n\n")
         .map(str::trim)
         .find(|p| !p.is_empty() && !p.starts_with('#'))
@@ -206,7 +206,7 @@ fn full_description(rule: &Rule) -> String {
 
 fn descriptor(rule: &'static Rule) -> ReportingDescriptor {
     ReportingDescriptor {
-        id: rule.code,
+        id: rule.code.as_str(),
         name: pascal_case(rule.name),
         short_description: Message {
             text: rule.summary.to_string(),
@@ -216,19 +216,13 @@ fn descriptor(rule: &'static Rule) -> ReportingDescriptor {
         },
         help: Help {
             text: format!("{} (omplens explain {})", rule.summary, rule.code),
-            markdown: rule.doc,
+            markdown: rule.page(),
         },
         default_configuration: Configuration {
             level: level(rule.severity),
         },
         properties: Properties {
-            tags: vec![
-                match rule.family {
-                    Family::Correctness => "correctness",
-                    Family::Performance => "performance",
-                },
-                "openmp",
-            ],
+            tags: vec![rule.family.name(), "openmp"],
         },
     }
 }
@@ -312,18 +306,19 @@ fn result(
     location: &ArtifactLocation,
     occurrences: &mut HashMap<u64, u32>,
 ) -> SarifResult {
-    let rule_index = RULES.iter().position(|r| r.code == f.code).unwrap_or(0);
+    // `RULES` is in code order: a code's index is its place in it.
+    let rule_index = f.code as usize;
     let physical = |span: Span| PhysicalLocation {
         artifact_location: location.clone(),
         region: region(lines, span, true),
     };
     let line = lines.line_text(lines.position(f.span.start).line).trim();
-    let base = fnv1a(&[f.code, &location.uri, line]);
+    let base = fnv1a(&[f.code.as_str(), &location.uri, line]);
     // Identical lines with the same finding get `:1`, `:2`… as GitHub's own hashes do.
     let n = occurrences.entry(base).or_insert(0);
     *n += 1;
     SarifResult {
-        rule_id: f.code,
+        rule_id: f.code.as_str(),
         rule_index,
         level: level(f.severity),
         message: Message {
@@ -449,7 +444,7 @@ mod tests {
         let text = "int main() {\n  a[0] = 1;\n  f(a[0]);\n  f(a[0]);\n}\n";
         let at = |n: &str, k: usize| text.match_indices(n).nth(k).unwrap().0 as u32;
         let finding = |start: u32| Finding {
-            code: "OMP101",
+            code: omplens_analysis::check::Code::OMP101,
             severity: Severity::Error,
             span: Span::new(start, start + 4),
             message: "stale".to_string(),
@@ -495,7 +490,7 @@ mod tests {
         let rules = driver["rules"].as_array().unwrap();
         assert_eq!(rules.len(), RULES.len());
         for (r, rule) in rules.iter().zip(RULES) {
-            assert_eq!(r["id"], rule.code);
+            assert_eq!(r["id"], rule.code.as_str());
             assert!(r["shortDescription"]["text"].as_str().unwrap().len() > 3);
             assert!(r["fullDescription"]["text"].is_string());
             assert!(!r["help"]["markdown"].as_str().unwrap().is_empty());
