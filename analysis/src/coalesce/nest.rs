@@ -1,7 +1,6 @@
 //! Canonical `for` loops (`for (iv = first; iv < bound; iv += step)`) and the perfect chain of
 //! loops under a parallel loop: what collapse and interchange may reorder.
 
-use super::sym::Value;
 use crate::ir::{BinaryOp, ExprId, ExprKind, ForLoop, Function, Span, StmtId, StmtKind, UnaryOp};
 use crate::ir::{Module, VarId};
 use crate::semantics::symbolic::Poly;
@@ -135,14 +134,14 @@ fn flip(op: BinaryOp) -> Option<BinaryOp> {
     })
 }
 
-/// Range and trip count of a loop from the values of its first value and bound.
+/// Range and trip count of a loop from its first value and bound (when each has one value).
 pub fn bounds(
     h: &Header,
-    first: Option<&Value>,
-    bound: Option<&Value>,
+    first: Option<&Poly>,
+    bound: Option<&Poly>,
 ) -> (Option<Poly>, Option<Poly>, Option<Poly>) {
-    let first = first.and_then(Value::single).cloned();
-    let bound = bound.and_then(Value::single).cloned();
+    let first = first.cloned();
+    let bound = bound.cloned();
     let last = bound.map(|b| match h.op {
         BinaryOp::Lt => b.sub(&Poly::constant(1)),
         BinaryOp::Gt => b.add(&Poly::constant(1)),

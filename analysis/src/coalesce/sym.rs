@@ -822,7 +822,11 @@ impl Interp<'_> {
         };
         let first = self.eval(h.first, 0);
         let bound = self.eval(h.bound, 0);
-        let (first, min, max) = nest::bounds(&h, first.as_ref(), bound.as_ref());
+        let (first, min, max) = nest::bounds(
+            &h,
+            first.as_ref().and_then(Value::single),
+            bound.as_ref().and_then(Value::single),
+        );
         let atom = self.name(h.iv);
         self.nest.atoms.insert(atom.clone(), AtomKind::Iv(s));
         // `iv < n` with iv starting at 0 or more: a loop that runs has n >= 1.
