@@ -16,3 +16,10 @@ pub mod rewrite;
 pub mod semantics;
 pub mod text;
 pub mod view;
+
+/// The test tiers and the missing-tool policy, shared with the `omplens-tests` crate (one
+/// file, so one policy).
+#[cfg(test)]
+#[path = "../../tests/src/tier.rs"]
+#[allow(dead_code)]
+mod tier;

@@ -126,7 +126,7 @@ fn judge(c: &Candidate) -> Result<(), String> {
 #[test]
 fn offered_edits_pass_the_oracle() {
     let test = "lsp_oracle::offered_edits_pass_the_oracle";
-    if !(tier::slow(test) && tier::oracle(test)) {
+    if !(tier::slow(test) && oracle::gate(test)) {
         return;
     }
     let check = repo().join("tests/check");

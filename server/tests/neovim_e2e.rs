@@ -366,7 +366,7 @@ fn codes(diags: &Value) -> Vec<String> {
 #[test]
 fn headless_insert_mappings_passes_the_oracle() {
     let test = "neovim_e2e::headless_insert_mappings_passes_the_oracle";
-    if !(tier::slow(test) && has_nvim(test) && tier::oracle(test)) {
+    if !(tier::slow(test) && has_nvim(test) && oracle::gate(test)) {
         return;
     }
     let version = nvim_version();

@@ -457,6 +457,16 @@ pub fn available() -> bool {
     cc_ok && Path::new(&llvm_libdir()).join("libomptarget.so").exists()
 }
 
+/// [`crate::tier::require`] for the host-offload oracle: clang-19 and libomptarget.
+pub fn gate(test: &str) -> bool {
+    crate::tier::require(
+        test,
+        "the oracle (clang-19 or /usr/lib/llvm-19/lib/libomptarget.so)",
+        available(),
+        "scripts/bootstrap.sh",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,7 @@
 //!   `OMPLENS_SLOW=1`; `OMPLENS_SLOW=0` skips the slow tier on purpose).
 //! - **Missing tools** (clang-19 and libomptarget, nvim, tmux, node): when `CI` is set or
 //!   `OMPLENS_SLOW=1`, a test whose tool is missing fails; otherwise it is skipped with a
-//!   visible note. See [`require`], [`oracle`] and [`command`].
+//!   visible note. See [`require`], `oracle::gate` and [`command`].
 //! - **Updating expectations**: `UPDATE_EXPECT=1` rewrites every kind of snapshot and
 //!   expectation file (IR listings, `.expect` files, fixed programs) instead of comparing with
 //!   it ([`updating`]).
@@ -120,16 +120,6 @@ pub fn require(test: &str, tool: &str, present: bool, install: &str) -> bool {
     }
     note(test, &format!("skipped: {why}"));
     false
-}
-
-/// [`require`] for the host-offload oracle: clang-19 and libomptarget.
-pub fn oracle(test: &str) -> bool {
-    require(
-        test,
-        "the oracle (clang-19 or /usr/lib/llvm-19/lib/libomptarget.so)",
-        crate::oracle::available(),
-        "scripts/bootstrap.sh",
-    )
 }
 
 /// Whether `program ARGS` runs and exits 0 (e.g. `nvim --version`).

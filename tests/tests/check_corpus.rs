@@ -362,7 +362,7 @@ fn original_verdict(p: &Program) -> Arc<OnceLock<Result<Verdict, String>>> {
 /// The gate of an oracle test: the slow tier, then the oracle's tools.
 fn require_oracle(test: &str) -> bool {
     let test = format!("check_corpus::{test}");
-    tier::slow(&test) && tier::oracle(&test)
+    tier::slow(&test) && oracle::gate(&test)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -234,7 +234,7 @@ fn check_reshapings(p: &Program, scratch: &Path) -> Result<Vec<String>, String> 
 #[test]
 fn reshapings_keep_the_result() {
     let test = "coalesce_corpus::reshapings_keep_the_result";
-    if !(tier::slow(test) && tier::oracle(test)) {
+    if !(tier::slow(test) && oracle::gate(test)) {
         return;
     }
     let scratch = tempfile::Builder::new()

@@ -17,7 +17,7 @@ fn program(name: &str) -> PathBuf {
 /// or the oracle's tools are missing outside CI).
 fn verdict(name: &str) -> Option<Verdict> {
     let test = format!("oracle_e2e ({name})");
-    if !(tier::slow(&test) && tier::oracle(&test)) {
+    if !(tier::slow(&test) && omplens_tests::oracle::gate(&test)) {
         return None;
     }
     Some(check(&program(name), &[]).unwrap_or_else(|e| panic!("{name}: {e}")))
@@ -145,7 +145,7 @@ fn cpp_class_member_array() {
 #[test]
 fn build_errors_carry_the_compiler_output() {
     let test = "oracle_e2e::build_errors_carry_the_compiler_output";
-    if !(tier::slow(test) && tier::oracle(test)) {
+    if !(tier::slow(test) && omplens_tests::oracle::gate(test)) {
         return;
     }
     let dir = tempfile::tempdir().unwrap();

@@ -81,7 +81,7 @@ fn orphans(dir: &Path, inputs: &[Program]) -> Vec<String> {
 /// The gate of an oracle test: the slow tier, then the oracle's tools.
 fn require_oracle(test: &str) -> bool {
     let test = format!("oracle_fix::{test}");
-    tier::slow(&test) && tier::oracle(&test)
+    tier::slow(&test) && oracle::gate(&test)
 }
 
 /// Flags for the oracle's builds of a program written outside `dir`: quoted includes still

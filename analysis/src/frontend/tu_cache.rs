@@ -326,8 +326,15 @@ mod tests {
     /// program of the test corpora.
     #[test]
     fn reparsed_units_lower_like_fresh_parses() {
-        if ensure_libclang().is_err() {
-            eprintln!("libclang not available: skipped");
+        let test = "tu_cache::reparsed_units_lower_like_fresh_parses";
+        if !crate::tier::slow(test)
+            || !crate::tier::require(
+                test,
+                "libclang",
+                ensure_libclang().is_ok(),
+                "scripts/bootstrap.sh",
+            )
+        {
             return;
         }
         let files = corpus();
