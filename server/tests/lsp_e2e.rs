@@ -725,3 +725,86 @@ fn pull_model_configuration() {
     assert_eq!(p["version"], 1);
     assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
 }
+
+/// Right after an edit, hover, code actions, hints and lenses answer at once from the last
+/// finished analysis, marked, with positions in the edited text; a hover inside the edited
+/// text waits for the new analysis.
+#[test]
+fn requests_right_after_an_edit_answer_from_the_last_analysis() {
+    let mut lsp = Lsp::start();
+    // A long debounce: the new version's analysis does not start before the requests come.
+    lsp.initialize(Lsp::full_capabilities(), json!({"debounceMs": 5000}));
+    let (uri, text) = program("lost_scalar_bug.c");
+    lsp.open(&uri, "c", 1, &text);
+    let diags = lsp.diagnostics(&uri, 1);
+    let d = diags[0].clone();
+    // Insert a comment line at the top: everything moves down one line.
+    lsp.change(
+        &uri,
+        2,
+        json!([{"range": {"start": pos(0, 0), "end": pos(0, 0)}, "text": "// edited\n"}]),
+    );
+    let (l, c) = find(&text, "#pragma omp target map");
+    let started = std::time::Instant::now();
+    // The quick fix of the old analysis, at its new place, asked together with the hover:
+    // both are answered before the new analysis has finished, at least the first.
+    let mut moved = d.clone();
+    moved["range"]["start"]["line"] = json!(d["range"]["start"]["line"].as_u64().unwrap() + 1);
+    moved["range"]["end"]["line"] = json!(d["range"]["end"]["line"].as_u64().unwrap() + 1);
+    let hover_id = lsp.send_request(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(l + 1, c)}),
+    );
+    let action_id = lsp.send_request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": moved["range"],
+            "context": {"diagnostics": [moved]},
+        }),
+    );
+    let response = |lsp: &mut Lsp, id: i64| {
+        lsp.wait_for("a response", |m| {
+            m.get("id") == Some(&json!(id)) && m.get("method").is_none()
+        })["result"]
+            .clone()
+    };
+    let h = response(&mut lsp, hover_id);
+    let h = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(
+        h.contains("Copies to the device on entry") && h.contains("From the analysis of version 1"),
+        "{h}"
+    );
+    // The fix is right for the current text whether it came from the old analysis (marked)
+    // or the new one.
+    let actions = response(&mut lsp, action_id);
+    let fix = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["kind"] == "quickfix")
+        .unwrap_or_else(|| panic!("no quick fix in {actions:?}"));
+    let (edits, version) = edits_of(&fix["edit"], &uri);
+    assert_eq!(version, Some(2), "{fix}");
+    let current = format!("// edited\n{text}");
+    let fixed = apply_edits(&current, &edits);
+    assert!(
+        fixed.starts_with("// edited\n")
+            && fixed.contains("#pragma omp target map(to: v) map(tofrom: count)"),
+        "{fixed}"
+    );
+    // Neither waited for the 5 s debounce.
+    assert!(started.elapsed() < std::time::Duration::from_secs(4));
+    // A hover on the edited text itself waits for the analysis of version 2.
+    let r = lsp.call(
+        "textDocument/hover",
+        json!({"textDocument": {"uri": uri}, "position": pos(0, 4)}),
+    );
+    assert!(
+        r.is_null() || !r.to_string().contains("From the analysis of version"),
+        "{r}"
+    );
+    // The new version's analysis ran (the requests started it) and answers unmarked.
+    let h = hover_text(&mut lsp, &uri, (l + 1, c));
+    assert!(!h.contains("From the analysis of version"), "{h}");
+}

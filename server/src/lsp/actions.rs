@@ -52,6 +52,40 @@ pub fn workspace_edit(t: &Target, index: &LineIndex, edits: &[TextEdit]) -> Work
     }
 }
 
+/// The ranges every edit of an action writes (none for a command: it computes its edits
+/// when it runs).
+pub fn edit_ranges(action: &CodeActionOrCommand) -> Vec<lsp::Range> {
+    let CodeActionOrCommand::CodeAction(a) = action else {
+        return Vec::new();
+    };
+    let Some(edit) = &a.edit else {
+        return Vec::new();
+    };
+    let mut out: Vec<lsp::Range> = edit
+        .changes
+        .iter()
+        .flat_map(|m| m.values().flatten().map(|e| e.range))
+        .collect();
+    if let Some(DocumentChanges::Edits(docs)) = &edit.document_changes {
+        for d in docs {
+            out.extend(d.edits.iter().map(|e| match e {
+                OneOf::Left(e) => e.range,
+                OneOf::Right(e) => e.text_edit.range,
+            }));
+        }
+    }
+    out
+}
+
+/// Says in an action's title that it comes from the analysis of an older version.
+pub fn mark_stale(action: &mut CodeActionOrCommand, version: i32) {
+    let title = match action {
+        CodeActionOrCommand::CodeAction(a) => &mut a.title,
+        CodeActionOrCommand::Command(c) => &mut c.title,
+    };
+    title.push_str(&format!(" (from the analysis of version {version})"));
+}
+
 /// The code actions for `[start, end]` (byte offsets).
 pub fn actions(
     t: &Target,

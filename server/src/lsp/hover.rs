@@ -29,6 +29,18 @@ pub fn hover(index: &LineIndex, fa: &FileAnalysis, offset: u32) -> Option<Hover>
     })
 }
 
+/// Says that a hover comes from the analysis of an older version (a newer one is running);
+/// its range is dropped, since the text may have moved under it.
+pub fn mark_stale(h: &mut Hover, version: i32) {
+    if let HoverContents::Markup(m) = &mut h.contents {
+        m.value.push_str(&format!(
+            "\n\n---\n_From the analysis of version {version}; the current text is being \
+             analysed._"
+        ));
+    }
+    h.range = None;
+}
+
 fn bytes(b: Option<u64>) -> String {
     match b {
         Some(b) => format!("{b} B"),

@@ -2,7 +2,6 @@
 //! that answers (diagnostics, actions, hover, hints, lens, commands).
 
 use super::actions::{self, Target};
-use super::analysis::Analysed;
 use super::commands;
 use super::config::Settings;
 use super::documents::Change;
@@ -29,10 +28,6 @@ impl Backend {
 
     pub fn state(&self) -> Arc<State> {
         self.st.clone()
-    }
-
-    async fn analysed(&self, uri: &Uri) -> Result<Option<Arc<Analysed>>> {
-        self.st.analysis(uri).await
     }
 
     async fn warn(&self, message: String) {
@@ -257,12 +252,22 @@ impl LanguageServer for Backend {
 
     async fn hover(&self, params: HoverParams) -> Result<Option<Hover>> {
         let p = params.text_document_position_params;
-        let Some(a) = self.analysed(&p.text_document.uri).await? else {
+        let uri = &p.text_document.uri;
+        let Some(a) = self.st.answer_from(uri, Some(p.position)).await? else {
             return Ok(None);
         };
         guarded("textDocument/hover", || {
-            let Ok(fa) = &a.result else { return Ok(None) };
-            Ok(hover::hover(&a.index, fa, a.index.offset(p.position)))
+            let Ok(fa) = &a.analysed.result else {
+                return Ok(None);
+            };
+            let Some(offset) = a.index.offset_outside_change(p.position) else {
+                return Ok(None);
+            };
+            let mut h = hover::hover(&a.index, fa, offset);
+            if let (Some(h), Some(v)) = (h.as_mut(), a.stale) {
+                hover::mark_stale(h, v);
+            }
+            Ok(h)
         })
     }
 
@@ -270,14 +275,17 @@ impl LanguageServer for Backend {
         if !self.st.settings().inlay_hints {
             return Ok(Some(Vec::new()));
         }
-        let Some(a) = self.analysed(&params.text_document.uri).await? else {
+        let Some(a) = self.st.answer_from(&params.text_document.uri, None).await? else {
             return Ok(None);
         };
         guarded("textDocument/inlayHint", || {
-            let Ok(fa) = &a.result else {
+            let Ok(fa) = &a.analysed.result else {
                 return Ok(Some(Vec::new()));
             };
-            Ok(Some(hints::hints(&a.index, fa, params.range)))
+            let mut hints = hints::hints(&a.index, fa, params.range);
+            // A hint whose place changed since its analysis would sit at a guess.
+            hints.retain(|h| !a.index.touches_change(h.position));
+            Ok(Some(hints))
         })
     }
 
@@ -286,43 +294,69 @@ impl LanguageServer for Backend {
             return Ok(Some(Vec::new()));
         }
         let uri = params.text_document.uri;
-        let Some(a) = self.analysed(&uri).await? else {
+        let Some(a) = self.st.answer_from(&uri, None).await? else {
             return Ok(None);
         };
         guarded("textDocument/codeLens", || {
-            let Ok(fa) = &a.result else {
+            let Ok(fa) = &a.analysed.result else {
                 return Ok(Some(Vec::new()));
             };
-            Ok(Some(lens::lenses(&uri, &a.index, fa)))
+            let mut lenses = lens::lenses(&uri, &a.index, fa);
+            lenses.retain(|l| !a.index.touches_change(l.range.start));
+            Ok(Some(lenses))
         })
     }
 
     async fn code_action(&self, params: CodeActionParams) -> Result<Option<CodeActionResponse>> {
         let uri = params.text_document.uri;
-        let Some(a) = self.analysed(&uri).await? else {
+        let anchor = Some(params.range.start);
+        let Some(mut a) = self.st.answer_from(&uri, anchor).await? else {
             return Ok(None);
         };
+        if a.stale.is_some() && a.index.touches_change(params.range.end) {
+            // The selection reaches into the changed text: wait for its analysis.
+            let Some(now) = self.st.analysis(&uri).await? else {
+                return Ok(None);
+            };
+            a = crate::lsp::state::Answer {
+                index: now.index.clone(),
+                analysed: now,
+                stale: None,
+            };
+        }
         let document_changes = self.st.caps().document_changes;
         guarded("textDocument/codeAction", || {
-            let Ok(fa) = &a.result else {
+            let Ok(fa) = &a.analysed.result else {
                 return Ok(Some(Vec::new()));
+            };
+            // Edits are written in the positions of the document's current text, so they
+            // carry its version even when they come from an older analysis.
+            let version = match a.stale {
+                Some(_) => self.st.docs.version(&uri).unwrap_or(a.analysed.version),
+                None => a.analysed.version,
             };
             let target = Target {
                 uri: &uri,
-                version: a.version,
+                version,
                 document_changes,
             };
             let range = (
                 a.index.offset(params.range.start),
                 a.index.offset(params.range.end),
             );
-            Ok(Some(actions::actions(
-                &target,
-                &a.index,
-                fa,
-                range,
-                &params.context,
-            )))
+            let mut out = actions::actions(&target, &a.index, fa, range, &params.context);
+            if let Some(v) = a.stale {
+                // An edit reaching into text changed since its analysis would be a guess.
+                out.retain(|x| {
+                    !actions::edit_ranges(x)
+                        .iter()
+                        .any(|r| a.index.touches_change(r.start) || a.index.touches_change(r.end))
+                });
+                for x in &mut out {
+                    actions::mark_stale(x, v);
+                }
+            }
+            Ok(Some(out))
         })
     }
 

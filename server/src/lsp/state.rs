@@ -8,10 +8,13 @@
 //! version when it finishes. A newer edit cancels the running analysis of an older version
 //! (salsa cancellation): it stops at its next query and publishes nothing. Requests (hover, actions, ...) wait for the analysis of the version they
 //! were sent against, starting it at once if it is not running, and answer ContentModified
-//! when a newer edit makes that version obsolete.
+//! when a newer edit makes that version obsolete. Hover, inlay hints, code lenses and code
+//! actions do not wait when an older analysis is at hand and the request's position is
+//! outside the text changed since: they answer from it, marked ([`State::answer_from`]).
 
 use super::analysis::{analyse_guarded, Analysed, Superseded};
 use super::config::Settings;
+use super::convert::LineIndex;
 use super::diagnostics;
 use super::documents::Documents;
 use super::guard;
@@ -21,7 +24,7 @@ use std::sync::{Arc, RwLock};
 use std::time::Duration;
 use tokio::sync::Semaphore;
 use tower_lsp_server::jsonrpc;
-use tower_lsp_server::ls_types::{ClientCapabilities, MessageType, Uri};
+use tower_lsp_server::ls_types::{ClientCapabilities, MessageType, Position, Uri};
 use tower_lsp_server::Client;
 
 /// How long a request waits for its analysis before giving up.
@@ -331,6 +334,55 @@ impl State {
         }
     }
 
+    /// What a request about `uri` answers from: the analysis of the current version when it
+    /// is ready; else, at once, the last finished analysis of an older version, through an
+    /// index that speaks its offsets and the current text's positions (`stale` is its
+    /// version), unless `anchor` (the request's position) lies in the text changed since;
+    /// else the current version's analysis, waited for. The current version's analysis is
+    /// started either way.
+    pub async fn answer_from(
+        self: &Arc<Self>,
+        uri: &Uri,
+        anchor: Option<Position>,
+    ) -> jsonrpc::Result<Option<Answer>> {
+        let generation = self.generation();
+        let Some(found) = self.docs.with(uri, |d| {
+            let last = d
+                .analysis
+                .clone()
+                .filter(|a| a.generation == generation && a.result.is_ok());
+            (d.version, d.text.clone(), last)
+        }) else {
+            return Ok(None);
+        };
+        let (version, text, last) = found;
+        if let Some(a) = last {
+            if a.version == version {
+                let index = a.index.clone();
+                return Ok(Some(Answer {
+                    analysed: a,
+                    index,
+                    stale: None,
+                }));
+            }
+            let index = a.index.shifted(text.into());
+            if anchor.is_none_or(|p| !index.touches_change(p)) {
+                self.start(uri, version);
+                let stale = Some(a.version);
+                return Ok(Some(Answer {
+                    analysed: a,
+                    index,
+                    stale,
+                }));
+            }
+        }
+        Ok(self.analysis(uri).await?.map(|a| Answer {
+            index: a.index.clone(),
+            analysed: a,
+            stale: None,
+        }))
+    }
+
     /// Analyses every open document again (settings or a compilation database changed),
     /// with progress shown where the client supports it.
     pub async fn reanalyse_all(self: &Arc<Self>, why: &str) {
@@ -378,6 +430,15 @@ impl State {
             p.finish_with_message("done").await;
         }
     }
+}
+
+/// The analysis a request answers from (see [`State::answer_from`]).
+pub struct Answer {
+    pub analysed: Arc<Analysed>,
+    /// Offsets of the analysed text; positions of the document's current text.
+    pub index: LineIndex,
+    /// The version analysed, when it is older than the document's (a newer analysis runs).
+    pub stale: Option<i32>,
 }
 
 /// The path of a `file:` URI (other schemes, e.g. `untitled:`, have none).
