@@ -116,6 +116,13 @@ impl Lsp {
         self.stderr.lock().unwrap().clone()
     }
 
+    /// Writes `bytes` to the server's stdin as they are (frames, broken frames, garbage).
+    pub fn write_bytes(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        stdin.write_all(bytes).expect("write to server");
+        stdin.flush().unwrap();
+    }
+
     /// Writes one frame with `body` as it is (valid JSON or not).
     pub fn send_raw(&mut self, body: &[u8]) {
         let stdin = self.stdin.as_mut().expect("stdin open");
