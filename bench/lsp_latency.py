@@ -1,8 +1,14 @@
 #!/usr/bin/env python3
 """Language-server latency and memory: omplens lsp beside clangd-19, measured in one run.
 
-Usage: python3 bench/lsp_latency.py [--omplens PATH] [--clangd PATH] [--edits N]
+Usage: python3 bench/lsp_latency.py [--omplens [NAME=]PATH]... [--clangd PATH] [--edits N]
                                     [--lines N] [--files N] [--headers] [--json OUT]
+                                    [--file PATH [--edit-in FUNCTION]]
+
+--file measures a real file instead of the generated one: its directory is copied to a
+temporary one (so its local headers come along), and the edits add and remove a trailing
+comment on a statement line inside FUNCTION (default `main`), one line per edit, between its
+kernels. --omplens may be given several times (NAME=PATH) to compare builds in one run.
 
 For each server (omplens, then clangd):
   (a) edit latency: open a generated C++ file of --lines lines with many kernels, wait for
@@ -40,13 +46,20 @@ HEADERS = ("#include <vector>\n#include <algorithm>\n#include <map>\n#include <s
 
 
 class Client:
-    def __init__(self, cmd, cwd):
+    def __init__(self, cmd, cwd, env=None):
         self.proc = subprocess.Popen(
-            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, cwd=cwd
+            cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=cwd,
+            env=env,
         )
         self.inbox = queue.Queue()
         self.next_id = 1
+        self.stderr_lines = []
         threading.Thread(target=self._read, daemon=True).start()
+        threading.Thread(target=self._read_stderr, daemon=True).start()
+
+    def _read_stderr(self):
+        for line in self.proc.stderr:
+            self.stderr_lines.append(line.decode(errors="replace").rstrip("\n"))
 
     def _read(self):
         out = self.proc.stdout
@@ -153,6 +166,33 @@ def open_doc(c, path, text):
     return uri
 
 
+def edit_targets_in(text, function):
+    """Statement lines (index, end column) inside the body of `function`, in order."""
+    lines = text.split("\n")
+    start = None
+    for i, l in enumerate(lines):
+        stripped = l.strip()
+        if (stripped.startswith(("int " + function + "(", "void " + function + "(",
+                                 function + "("))
+                and not stripped.endswith(";")):
+            start = i
+            break
+    if start is None:
+        raise SystemExit(f"no definition of {function} found")
+    depth, out = 0, []
+    for i in range(start, len(lines)):
+        depth += lines[i].count("{") - lines[i].count("}")
+        l = lines[i].rstrip()
+        if i > start and depth >= 1 and l.endswith(";") and "//" not in l \
+                and not l.lstrip().startswith("#"):
+            out.append((i, len(l)))
+        if i > start and depth == 0:
+            break
+    if not out:
+        raise SystemExit(f"no statement line in {function}")
+    return out
+
+
 def edit_targets(text, count):
     """(line, column, old, new) for one-line edits inside one function: constants in the
     body of the first kernel loop of the file's middle."""
@@ -167,34 +207,59 @@ def edit_targets(text, count):
     raise SystemExit("no kernel found in the generated file")
 
 
-def measure(name, cmd, options, files, edits, change_extra):
+def profile_split(lines):
+    """Medians of the parts `omplens: profile` lines name (libclang, lowering, analysis,
+    publication), over the analyses after the first."""
+    parts = {}
+    for line in lines:
+        if not line.startswith("omplens: profile "):
+            continue
+        for piece in line.split(": ", 2)[-1].split(", "):
+            what, _, rest = piece.partition(" ")
+            try:
+                parts.setdefault(what, []).append(float(rest.split()[0]))
+            except (ValueError, IndexError):
+                pass
+    return {k: statistics.median(v) for k, v in parts.items() if v}
+
+
+def measure(name, cmd, options, files, edits, change_extra, edit_in=None):
     root = os.path.dirname(files[0])
     res = {"server": name}
     text0 = open(files[0]).read()
 
-    # (b) cold open and (a) edits on one file.
-    c = Client(cmd, root)
+    # (b) cold open and (a) edits on one file. omplens logs where each analysis's time goes.
+    env = dict(os.environ, OMPLENS_PROFILE="1") if name.startswith("omplens") else None
+    c = Client(cmd, root, env)
     initialize(c, root, options)
     t0 = time.perf_counter()
     uri = open_doc(c, files[0], text0)
     t1, _ = c.diagnostics(uri, None)
     res["cold_open_ms"] = (t1 - t0) * 1000
-    line, col = edit_targets(text0, edits)
+    if edit_in:
+        # The middle statement line of the function: between its kernels in a driver.
+        targets = edit_targets_in(text0, edit_in)
+        line, col = targets[len(targets) // 2]
+        piece = " // edited"
+    else:
+        line, col = edit_targets(text0, edits)
+        piece = " + 0.0"
     lat = []
     version = 1
     for k in range(edits):
         version += 1
-        # Insert ` + 0.0` (even k) or remove it again (odd k) before the `;`.
+        # Insert the piece (even k) or remove it again (odd k): before the `;` of a generated
+        # kernel statement, or as a trailing comment on a real file's statement line.
         if k % 2 == 0:
             change = {
                 "range": {"start": {"line": line, "character": col},
                           "end": {"line": line, "character": col}},
-                "text": " + 0.0",
+                "text": piece,
             }
         else:
             change = {
                 "range": {"start": {"line": line, "character": col},
-                          "end": {"line": line, "character": col + 6}},
+                          "end": {"line": line, "character": col + len(piece)}},
                 "text": "",
             }
         params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
@@ -210,6 +275,7 @@ def measure(name, cmd, options, files, edits, change_extra):
         "n": len(lat),
     }
     c.close()
+    res["split_ms"] = profile_split(c.stderr_lines[1:])  # the first is the cold open
 
     # (c) memory after opening every file.
     c = Client(cmd, root)
@@ -231,7 +297,12 @@ def measure(name, cmd, options, files, edits, change_extra):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--omplens", default=os.path.join(ROOT, "target/release/omplens"))
+    ap.add_argument("--omplens", action="append",
+                    help="[NAME=]PATH of an omplens binary; repeat to compare builds "
+                         "(default: target/release/omplens)")
+    ap.add_argument("--file", help="a real file to measure instead of the generated one")
+    ap.add_argument("--edit-in", default="main",
+                    help="with --file: the function whose statement lines are edited")
     ap.add_argument("--clangd", default=shutil.which("clangd-19") or "clangd-19")
     ap.add_argument("--edits", type=int, default=21)
     ap.add_argument("--lines", type=int, default=2500)
@@ -247,12 +318,21 @@ def main():
     args = ap.parse_args()
 
     work = tempfile.mkdtemp(prefix="omplens-lsp-bench-")
-    base = os.path.join(work, "f0.cpp")
-    subprocess.run(
-        [sys.executable, os.path.join(ROOT, "bench/gen_large.py"), base, "--lines", str(args.lines)],
-        check=True,
-    )
-    if args.headers:
+    edit_in = None
+    if args.file:
+        src_dir = os.path.dirname(os.path.abspath(args.file))
+        shutil.copytree(src_dir, os.path.join(work, "src"))
+        work = os.path.join(work, "src")
+        base = os.path.join(work, os.path.basename(args.file))
+        edit_in = args.edit_in
+    else:
+        base = os.path.join(work, "f0.cpp")
+        subprocess.run(
+            [sys.executable, os.path.join(ROOT, "bench/gen_large.py"), base, "--lines",
+             str(args.lines)],
+            check=True,
+        )
+    if args.headers and not args.file:
         with open(base) as f:
             body = f.read()
         with open(base, "w") as f:
@@ -261,11 +341,12 @@ def main():
         if cxx:
             subprocess.run([cxx, "-fsyntax-only", "-fopenmp", "-std=c++17", base], check=True)
     files = [base]
+    ext = os.path.splitext(base)[1]
     for i in range(1, args.files):
-        p = os.path.join(work, f"f{i}.cpp")
+        p = os.path.join(work, f"omplens_bench_copy{i}{ext}")
         shutil.copy(base, p)
         files.append(p)
-    flags = ["-std=c++17", "-fopenmp"]
+    flags = ["-std=c++17", "-fopenmp", "-I" + work]
     with open(os.path.join(work, "compile_commands.json"), "w") as f:
         json.dump(
             [{"directory": work, "file": p,
@@ -280,11 +361,16 @@ def main():
     results = []
     if args.only in (None, "omplens"):
         opts = {} if args.debounce_ms is None else {"debounceMs": args.debounce_ms}
-        results.append(measure("omplens", [args.omplens, "lsp"], opts, files, args.edits, {}))
+        builds = args.omplens or [os.path.join(ROOT, "target/release/omplens")]
+        for b in builds:
+            name, _, path = b.rpartition("=")
+            name = f"omplens-{name}" if name else "omplens"
+            results.append(measure(name, [path, "lsp"], opts, files, args.edits, {}, edit_in))
     if args.only in (None, "clangd"):
         results.append(
             measure("clangd-19", [args.clangd, "--log=error", "--background-index=false"], {},
-                    files, args.edits, {} if args.clangd_auto else {"wantDiagnostics": True})
+                    files, args.edits, {} if args.clangd_auto else {"wantDiagnostics": True},
+                    edit_in)
         )
     for r in results:
         e = r["edit_ms"]
@@ -292,11 +378,17 @@ def main():
               f"(min {e['min']:.1f}, max {e['max']:.1f}, n={e['n']}); "
               f"cold open {r['cold_open_ms']:7.1f} ms; "
               f"peak RSS after {r['files']} files {r['peak_rss_mib']:7.1f} MiB")
-    if len(results) == 2:
-        a, b = results
-        print(f"ratio omplens/clangd: edit median {a['edit_ms']['median'] / b['edit_ms']['median']:.2f}x, "
-              f"cold open {a['cold_open_ms'] / b['cold_open_ms']:.2f}x, "
-              f"memory {a['peak_rss_mib'] / b['peak_rss_mib']:.2f}x")
+        if r.get("split_ms"):
+            parts = ", ".join(f"{k} {v:.1f}" for k, v in r["split_ms"].items())
+            print(f"{'':10} median split of an edit's analysis (ms): {parts}")
+    clangd = [r for r in results if r["server"].startswith("clangd")]
+    for a in results:
+        if clangd and a is not clangd[0]:
+            b = clangd[0]
+            print(f"ratio {a['server']}/clangd: "
+                  f"edit median {a['edit_ms']['median'] / b['edit_ms']['median']:.2f}x, "
+                  f"cold open {a['cold_open_ms'] / b['cold_open_ms']:.2f}x, "
+                  f"memory {a['peak_rss_mib'] / b['peak_rss_mib']:.2f}x")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=2)

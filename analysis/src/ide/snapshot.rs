@@ -47,6 +47,12 @@ impl Analysis {
             .ok_or_else(|| format!("{}: not a file of the analysis", path.display()))
     }
 
+    /// Parses and reparses made through the host's translation-unit cache so far, with the
+    /// time spent in libclang (zero without a cache).
+    pub fn tu_stats(&self) -> crate::frontend::TuStats {
+        self.db.tu_stats()
+    }
+
     /// The text the analysis holds for `path`.
     pub fn text(&self, path: &Path) -> Option<String> {
         let f = self.files.get(path)?;

@@ -113,6 +113,13 @@ impl FileAnalysis {
     }
 }
 
+/// `OMPLENS_PROFILE=1`: each analysis logs where its time went (libclang's reparse, lowering,
+/// the analysis) on stderr, and each publication its own time.
+pub fn profiling() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OMPLENS_PROFILE").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
 /// How many libclang translation units the server keeps (the most recently analysed files'),
 /// each with its precompiled preamble, so that the next edit of the file is a reparse.
 const TU_CACHE_CAPACITY: usize = 8;
@@ -169,11 +176,32 @@ fn current_findings(
             host.analysis()
         };
         let computed = (|| -> Cancellable<Result<_, String>> {
+            let (t0, libclang0) = (
+                std::time::Instant::now(),
+                snapshot.tu_stats().libclang_micros,
+            );
             let module = match snapshot.module(path)? {
                 Ok(m) => m,
                 Err(e) => return Ok(Err(e)),
             };
-            Ok(Ok((module, snapshot.diagnostics(path, configs)?)))
+            let (t1, libclang1) = (
+                std::time::Instant::now(),
+                snapshot.tu_stats().libclang_micros,
+            );
+            let diagnostics = snapshot.diagnostics(path, configs)?;
+            if profiling() {
+                // Editors show a server's stderr in its log; bench/lsp_latency.py reads it.
+                let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
+                let libclang = libclang1.saturating_sub(libclang0) as f64 / 1e3;
+                eprintln!(
+                    "omplens: profile {}: libclang {libclang:.1} ms, lowering {:.1} ms, \
+                     analysis {:.1} ms",
+                    path.display(),
+                    (ms(t1 - t0) - libclang).max(0.0),
+                    ms(t1.elapsed()),
+                );
+            }
+            Ok(Ok((module, diagnostics)))
         })();
         // Dropped before anything else: a change waiting on the lock's side may be waiting
         // for this snapshot.

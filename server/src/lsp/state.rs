@@ -280,11 +280,19 @@ impl State {
     }
 
     async fn publish(&self, uri: &Uri, a: &Analysed) {
+        let started = std::time::Instant::now();
         let base = self.settings().docs_base_url;
         let diags = diagnostics::of(uri, a, base.as_deref());
         self.client
             .publish_diagnostics(uri.clone(), diags, Some(a.version))
             .await;
+        if super::analysis::profiling() {
+            eprintln!(
+                "omplens: profile {}: publication {:.1} ms",
+                uri.as_str(),
+                started.elapsed().as_secs_f64() * 1e3
+            );
+        }
         // Closed meanwhile: take back what was just published.
         if self.docs.version(uri).is_none() {
             self.client
