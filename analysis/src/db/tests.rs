@@ -131,15 +131,7 @@ fn callers_and_callees_are_one_component() {
 /// and tests/fix.
 #[test]
 fn pieces_agree_with_the_whole_file_check() {
-    let test = "db::pieces_agree_with_the_whole_file_check";
-    if !crate::tier::slow(test)
-        || !crate::tier::require(
-            test,
-            "libclang",
-            crate::frontend::ensure_libclang().is_ok(),
-            "scripts/bootstrap.sh",
-        )
-    {
+    if !crate::frontend::slow_test_with_libclang("db::pieces_agree_with_the_whole_file_check") {
         return;
     }
     let db = Database::default();
@@ -238,15 +230,9 @@ fn canonical<T: std::fmt::Debug>(v: &[T]) -> Vec<String> {
 /// directives (ids, spans, copies), same accesses, same function plans, diagnostics and edits.
 #[test]
 fn pieces_views_and_plans_agree_with_the_whole_file() {
-    let test = "db::pieces_views_and_plans_agree_with_the_whole_file";
-    if !crate::tier::slow(test)
-        || !crate::tier::require(
-            test,
-            "libclang",
-            crate::frontend::ensure_libclang().is_ok(),
-            "scripts/bootstrap.sh",
-        )
-    {
+    if !crate::frontend::slow_test_with_libclang(
+        "db::pieces_views_and_plans_agree_with_the_whole_file",
+    ) {
         return;
     }
     let db = Database::default();

@@ -254,3 +254,16 @@ fn is_omp_h_variant_artifact(d: &libclang::ClangDiagnostic) -> bool {
         && d.location.contains("/omp.h:")
         && d.message.contains("'omp_is_initial_device'")
 }
+
+/// For a slow-tier test of the crate that needs libclang: whether it runs (see `tier.rs`: it
+/// is skipped with a note outside the slow tier, and a missing libclang fails in CI).
+#[cfg(test)]
+pub(crate) fn slow_test_with_libclang(test: &str) -> bool {
+    crate::tier::slow(test)
+        && crate::tier::require(
+            test,
+            "libclang",
+            ensure_libclang().is_ok(),
+            "scripts/bootstrap.sh",
+        )
+}

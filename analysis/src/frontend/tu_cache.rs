@@ -349,15 +349,9 @@ mod tests {
     /// program of the test corpora.
     #[test]
     fn reparsed_units_lower_like_fresh_parses() {
-        let test = "tu_cache::reparsed_units_lower_like_fresh_parses";
-        if !crate::tier::slow(test)
-            || !crate::tier::require(
-                test,
-                "libclang",
-                ensure_libclang().is_ok(),
-                "scripts/bootstrap.sh",
-            )
-        {
+        if !crate::frontend::slow_test_with_libclang(
+            "tu_cache::reparsed_units_lower_like_fresh_parses",
+        ) {
             return;
         }
         let files = corpus();
