@@ -55,6 +55,10 @@ struct FixArgs {
     /// Print the time spent parsing, analysing and rewriting on stderr.
     #[arg(long)]
     timings: bool,
+    /// Write the verified rewrite even when gaps remain (kernels using data left unmapped);
+    /// the gaps are listed and the exit status is still 1.
+    #[arg(long)]
+    allow_partial: bool,
 }
 
 /// How `check` prints its findings.
@@ -121,6 +125,14 @@ enum Command {
     Ir(SourceArgs),
     /// Write the data mappings the kernels need: a `target data` region per function, map
     /// types, `target update`s outside loops, `firstprivate` for read-only scalars.
+    ///
+    /// Before anything is written the rewritten program is parsed and analysed again: a
+    /// rewrite that does not compile or adds a finding is refused, and one that leaves data
+    /// a kernel uses unmapped (a gap) is not written unless `--allow-partial`. Exit status:
+    /// 0 written, complete; 1 refused or gaps left (nothing written, or with
+    /// `--allow-partial` the verified rewrite written); 2 the file could not be read,
+    /// parsed or does not compile, or the command line is wrong.
+    #[command(verbatim_doc_comment)]
     Fix(FixArgs),
     /// Print, per function, what `fix` would move where and the bytes when known.
     Plan(SourceArgs),

@@ -255,6 +255,43 @@ fn is_omp_h_variant_artifact(d: &libclang::ClangDiagnostic) -> bool {
         && d.message.contains("'omp_is_initial_device'")
 }
 
+/// The errors clang reports for `contents` (the text of `path`) compiled with OpenMP
+/// semantics on: `args` as the front end uses them (see [`flags`]), with `-fopenmp` instead
+/// of the `_OPENMP` definition. omplens's own parse keeps OpenMP off (its directive bodies
+/// would be hidden), so this is how a rewrite's directives and clauses are checked by the
+/// compiler itself: `(offset in the main file, message)` for each error.
+pub fn openmp_errors(
+    path: &Path,
+    contents: &str,
+    args: &[String],
+) -> Result<Vec<(Option<u32>, String)>, FrontendError> {
+    ensure_libclang()?;
+    let path_str = path.display().to_string();
+    let mut with_openmp: Vec<String> = args
+        .iter()
+        .filter(|a| *a != flags::OPENMP_MACRO && *a != "-Wno-source-uses-openmp")
+        .cloned()
+        .collect();
+    with_openmp.push("-fopenmp".to_string());
+    let tu = libclang::parse_with(&path_str, &with_openmp, Some(contents), false)
+        .map_err(|why| parse_error(&path_str, &with_openmp, why))?;
+    Ok(libclang::diagnostics(&tu)
+        .into_iter()
+        .filter(|d| {
+            d.severity == clang_sys::CXDiagnostic_Error
+                || d.severity == clang_sys::CXDiagnostic_Fatal
+        })
+        .map(|d| {
+            let message = if d.offset.is_some() || d.location.is_empty() {
+                d.message
+            } else {
+                format!("{}: {}", d.location, d.message)
+            };
+            (d.offset, message)
+        })
+        .collect())
+}
+
 /// For a slow-tier test of the crate that needs libclang: whether it runs (see `tier.rs`: it
 /// is skipped with a note outside the slow tier, and a missing libclang fails in CI).
 #[cfg(test)]

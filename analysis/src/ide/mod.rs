@@ -10,6 +10,7 @@
 //! every snapshot is dropped: never hold one across a change.
 
 mod dump;
+pub mod gate;
 mod host;
 mod snapshot;
 

@@ -5,7 +5,9 @@ use super::load;
 use super::write::write_atomic;
 use crate::{FixArgs, SourceArgs};
 use anyhow::{bail, Context, Result};
+use omplens_analysis::ide::gate;
 use omplens_analysis::ir::Module;
+use omplens_analysis::ir::Severity;
 use omplens_analysis::plan::{self, Plan};
 use omplens_analysis::text;
 use std::io::Write;
@@ -22,6 +24,9 @@ struct Planned {
     source: String,
     module: Arc<Module>,
     plan: Plan,
+    /// The original text's compile errors and findings, for the gate.
+    baseline: gate::Baseline,
+    clang_args: Vec<String>,
     parse_ms: f64,
     analysis_ms: f64,
 }
@@ -51,8 +56,10 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     let original = read_source(path)?;
     let mut source = original.clone();
     let t0 = Instant::now();
-    let mut file = load::OneFile::new(path, source.clone(), clang_args);
+    let mut file = load::OneFile::new(path, source.clone(), clang_args.clone());
     let mut module = file.module()?;
+    let findings = load::uncancelled(file.analysis().findings(path))?;
+    let baseline = gate::Baseline::of(path, &clang_args, &source, &module, &findings);
     if replace {
         let strip = plan::strip::strip_mappings(&module, &source);
         if !strip.is_empty() {
@@ -81,6 +88,8 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
         source,
         module,
         plan,
+        baseline,
+        clang_args,
         parse_ms,
         analysis_ms,
     })
@@ -103,8 +112,44 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     let fixed = text::apply(&p.source, &edits);
     let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
     print_diagnostics(path, &p);
+    // The gate: the rewritten program is parsed and analysed again before anything is
+    // written; a region the plan could not place leaves its kernels unmapped (a gap).
+    let t2 = Instant::now();
+    let verdict = gate::verify(path, &p.clang_args, &p.baseline, &fixed);
+    let gate_ms = t2.elapsed().as_secs_f64() * 1e3;
+    let shown = path.display();
+    for r in &verdict.refusals {
+        eprintln!("{shown}:{}:{}: error: {}", r.line, r.column, r.message);
+    }
+    let mut gaps = 0;
+    for d in p
+        .plan
+        .diagnostics
+        .iter()
+        .filter(|d| d.severity == Severity::Error)
+    {
+        let (l, c) = p.module.line_col(d.span.start);
+        eprintln!("{shown}:{l}:{c}: error: gap: the kernels of this function stay unmapped");
+        gaps += 1;
+    }
+    for g in &verdict.gaps {
+        eprintln!("{shown}:{}:{}: error: gap: {}", g.line, g.column, g.message);
+        gaps += 1;
+    }
+    let write = verdict.accepted() && (gaps == 0 || args.allow_partial);
+    if !verdict.accepted() {
+        eprintln!("omplens: the rewrite of {shown} was refused (see above); nothing written");
+    } else if !write {
+        eprintln!(
+            "omplens: {gaps} gap{} left in {shown} (see above); nothing written \
+             (--allow-partial writes the verified rewrite anyway)",
+            if gaps == 1 { "" } else { "s" }
+        );
+    }
     let original = &p.original;
-    if args.diff {
+    if !write {
+        // Nothing on stdout either: a refused rewrite is not printed as if it were the fix.
+    } else if args.diff {
         let label = path.display().to_string();
         let d = text::unified_diff(&label, &label, original, &fixed);
         let _ = std::io::stdout().lock().write_all(d.as_bytes());
@@ -123,17 +168,17 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     }
     if args.timings {
         eprintln!(
-            "omplens-timings: parse_ms={:.3} analysis_ms={:.3} rewrite_ms={:.3} total_ms={:.3}",
+            "omplens-timings: parse_ms={:.3} analysis_ms={:.3} rewrite_ms={:.3} gate_ms={gate_ms:.3} total_ms={:.3}",
             p.parse_ms,
             p.analysis_ms,
             rewrite_ms,
             t0.elapsed().as_secs_f64() * 1e3
         );
     }
-    Ok(if p.plan.has_errors() {
-        ExitCode::from(1)
-    } else {
+    Ok(if verdict.accepted() && gaps == 0 {
         ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
     })
 }
 

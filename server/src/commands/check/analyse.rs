@@ -10,7 +10,7 @@ use crate::commands::write::write_atomic;
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::Config;
 use omplens_analysis::check::Finding;
-use omplens_analysis::ide::{Analysis, AnalysisHost, Change};
+use omplens_analysis::ide::{gate, Analysis, AnalysisHost, Change};
 use omplens_analysis::ir::Module;
 use omplens_analysis::text;
 use std::path::{Path, PathBuf};
@@ -104,7 +104,12 @@ fn check_batch(
         let mut c = analyse(a, jobs[i].path, &l.text, jobs[i].config)?;
         let mut fix_notes = 0;
         if settings.fix {
-            fix_notes = fix(&mut c, l, jobs[i].path).map_err(|e| format!("{e:#}"))?;
+            let path = jobs[i].path;
+            let cancelled = |_| "internal error: the analysis was cancelled".to_string();
+            let module = a.module(path).map_err(cancelled)??;
+            let raw = a.findings(path).map_err(cancelled)?;
+            let baseline = gate::Baseline::of(path, &l.args, &l.text, &module, &raw);
+            fix_notes = fix(&mut c, l, path, &baseline).map_err(|e| format!("{e:#}"))?;
         }
         Ok((c, fix_notes))
     });
@@ -251,9 +256,11 @@ fn analyse(a: &Analysis, path: &Path, text: &str, config: &Config) -> Result<Che
 }
 
 /// `--fix`: the selected fixes written to the file (atomically); `c.text` becomes the new
-/// text and `c.fixed` the number of findings fixed. Notes put first say which fixes were
-/// left out; returns how many.
-fn fix(c: &mut Checked, loaded: &Loaded, path: &Path) -> Result<usize> {
+/// text and `c.fixed` the number of findings fixed. The rewritten text passes the gate first
+/// (parsed and analysed again: no new compile error, no new finding of a correctness rule);
+/// when the fixes together do not, they are tried one by one and only those the gate
+/// accepts are kept. Notes put first say which fixes were left out; returns how many.
+fn fix(c: &mut Checked, loaded: &Loaded, path: &Path, baseline: &gate::Baseline) -> Result<usize> {
     if c.findings.iter().all(|f| f.fixes.is_empty()) {
         return Ok(0);
     }
@@ -293,16 +300,65 @@ fn fix(c: &mut Checked, loaded: &Loaded, path: &Path) -> Result<usize> {
             f.code
         ));
     }
+    let mut taken = selection.taken.clone();
+    let mut edits = selection.edits.clone();
+    let mut new = text::apply(&c.text, &edits);
+    if new != c.text {
+        let verdict = gate::verify(path, &loaded.args, baseline, &new);
+        if !verdict.accepted() {
+            // One by one, in finding order, each on top of those accepted so far.
+            (taken, edits) = (Vec::new(), Vec::new());
+            for (k, &i) in selection.taken.iter().enumerate() {
+                let f = &c.findings[i];
+                let p = lines.position(f.span.start);
+                if k >= GATE_TRIES {
+                    skipped.push(format!(
+                        "{}:{}:{}: note: fix for [{}] not applied: the fixes together did not \
+                         pass the re-analysis and only {GATE_TRIES} are tried one by one",
+                        path.display(),
+                        p.line,
+                        p.column,
+                        f.code
+                    ));
+                    continue;
+                }
+                let Some(fix) = f.fixes.first() else { continue };
+                let mut trial = edits.clone();
+                trial.extend(fix.edits.iter().filter(|e| !edits.contains(e)).cloned());
+                trial.sort_by_key(|e| (e.start, e.end));
+                let v = gate::verify(path, &loaded.args, baseline, &text::apply(&c.text, &trial));
+                match v.refusals.first() {
+                    None => {
+                        edits = trial;
+                        taken.push(i);
+                    }
+                    Some(r) => skipped.push(format!(
+                        "{}:{}:{}: note: fix for [{}] not applied: the re-analysis of the fixed \
+                         file refused it ({})",
+                        path.display(),
+                        p.line,
+                        p.column,
+                        f.code,
+                        r.message
+                    )),
+                }
+            }
+            new = text::apply(&c.text, &edits);
+        }
+    }
     let n = skipped.len();
     c.notes.splice(0..0, skipped);
-    let new = text::apply(&c.text, &selection.edits);
     if new != c.text {
         write_atomic(path, &new)?;
-        c.fixed = selection.taken.len();
+        c.fixed = taken.len();
         c.text = new;
     }
     Ok(n)
 }
+
+/// How many fixes of one file `check --fix` re-analyses one by one when they do not pass the
+/// gate together (each try parses and analyses the file again).
+const GATE_TRIES: usize = 12;
 
 fn compile_errors(path: &Path, module: &Module, text: &str) -> Vec<String> {
     let lines = Lines::new(text);

@@ -1,0 +1,201 @@
+//! The rewrite gate: before `fix`, `check --fix` or an editor writes a rewritten text, the text
+//! is parsed again with libclang under the same flags and analysed again. A rewrite is
+//! **refused** when it brings a compiler error the original did not have, or more findings
+//! of a correctness rule (or more error findings of any rule) than the original had. Data a
+//! kernel of the rewritten program still uses unmapped (OMP103) is a **gap**: `fix` writes
+//! nothing while gaps remain unless asked for a partial result.
+
+use super::{AnalysisHost, Cancellable, Change};
+use crate::check::rules::Family;
+use crate::check::{Code, Finding, Severity};
+use crate::ir::Module;
+use std::collections::BTreeMap;
+use std::path::Path;
+
+/// What the gate compares a rewrite with: the original text's compile errors and findings.
+#[derive(Clone, Debug, Default)]
+pub struct Baseline {
+    compile_errors: Vec<String>,
+    counts: BTreeMap<Code, usize>,
+    /// The errors of a parse with OpenMP semantics on (None: that parse failed).
+    openmp_errors: Option<Vec<String>>,
+}
+
+impl Baseline {
+    /// The baseline of `text` (the original of `path`, compiled with `flags`): its module's
+    /// compile errors, its findings (before suppressions and configuration: a rewrite must
+    /// not add what a configuration hides either) and the errors clang reports with OpenMP
+    /// semantics on.
+    pub fn of(
+        path: &Path,
+        flags: &[String],
+        text: &str,
+        module: &Module,
+        findings: &[Finding],
+    ) -> Baseline {
+        Baseline {
+            compile_errors: module.errors().map(|d| d.message.clone()).collect(),
+            counts: counted(findings),
+            openmp_errors: openmp_messages(path, flags, text),
+        }
+    }
+}
+
+fn openmp_messages(path: &Path, flags: &[String], text: &str) -> Option<Vec<String>> {
+    crate::frontend::openmp_errors(path, text, flags)
+        .ok()
+        .map(|v| v.into_iter().map(|(_, m)| m).collect())
+}
+
+/// The messages of `after` not in `before` (as multisets), with their items.
+fn new_messages<'a, T>(before: &[String], after: &'a [(T, String)]) -> Vec<&'a (T, String)> {
+    let mut known = before.to_vec();
+    after
+        .iter()
+        .filter(|(_, m)| match known.iter().position(|k| k == m) {
+            Some(i) => {
+                known.swap_remove(i);
+                false
+            }
+            None => true,
+        })
+        .collect()
+}
+
+/// The findings the gate counts: every finding of a correctness rule, and error findings
+/// of the others.
+fn counted(findings: &[Finding]) -> BTreeMap<Code, usize> {
+    let mut out = BTreeMap::new();
+    for f in findings {
+        if f.code.rule().family == Family::Correctness || f.severity == Severity::Error {
+            *out.entry(f.code).or_insert(0) += 1;
+        }
+    }
+    out
+}
+
+/// One reason, located in the rewritten text (1-based line and column in bytes).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+/// The gate's verdict on a rewritten text.
+#[derive(Clone, Debug, Default)]
+pub struct Verdict {
+    /// Why the rewrite must not be written (empty: it may be).
+    pub refusals: Vec<Problem>,
+    /// Data kernels of the rewritten program use without a mapping.
+    pub gaps: Vec<Problem>,
+}
+
+impl Verdict {
+    pub fn accepted(&self) -> bool {
+        self.refusals.is_empty()
+    }
+}
+
+/// Parses and analyses `after` (the rewrite of `path`, compiled with `flags`) on a host of its
+/// own and judges it against `before`.
+pub fn verify(path: &Path, flags: &[String], before: &Baseline, after: &str) -> Verdict {
+    let mut host = AnalysisHost::new();
+    let mut change = Change::new();
+    change.set_file(path, after.to_string(), flags.to_vec());
+    host.apply_change(change);
+    // Nothing changes this host while it is asked: a cancellation cannot happen.
+    match judge(&host, path, flags, after, before) {
+        Ok(v) => v,
+        Err(_) => Verdict {
+            refusals: vec![Problem {
+                line: 1,
+                column: 1,
+                message: "internal error: the re-analysis was cancelled".into(),
+            }],
+            gaps: Vec::new(),
+        },
+    }
+}
+
+fn judge(
+    host: &AnalysisHost,
+    path: &Path,
+    flags: &[String],
+    text: &str,
+    before: &Baseline,
+) -> Cancellable<Verdict> {
+    let a = host.analysis();
+    let module = match a.module(path)? {
+        Ok(m) => m,
+        Err(e) => {
+            return Ok(Verdict {
+                refusals: vec![Problem {
+                    line: 1,
+                    column: 1,
+                    message: format!("the rewritten file could not be parsed again: {e}"),
+                }],
+                gaps: Vec::new(),
+            })
+        }
+    };
+    let findings = a.findings(path)?;
+    let at = |offset: Option<u32>, message: String| {
+        let (line, column) = offset.map_or((1, 1), |o| module.line_col(o));
+        Problem {
+            line,
+            column,
+            message,
+        }
+    };
+    let mut v = Verdict::default();
+    // Compile errors the original did not have (compared by message: lines move).
+    let errors: Vec<(Option<u32>, String)> = module
+        .errors()
+        .map(|d| (d.span.map(|s| s.start), d.message.clone()))
+        .collect();
+    for (offset, message) in new_messages(&before.compile_errors, &errors) {
+        v.refusals.push(at(
+            *offset,
+            format!("the rewritten file does not compile: {message}"),
+        ));
+    }
+    // The directives as clang reads them with OpenMP on (omplens's own parse keeps it off).
+    if let Some(had) = &before.openmp_errors {
+        match crate::frontend::openmp_errors(path, text, flags) {
+            Ok(now) => {
+                for (offset, message) in new_messages(had, &now) {
+                    v.refusals.push(at(
+                        *offset,
+                        format!("the rewritten file does not compile with OpenMP: {message}"),
+                    ));
+                }
+            }
+            Err(e) => v.refusals.push(at(
+                None,
+                format!("the rewritten file could not be compiled with OpenMP: {e}"),
+            )),
+        }
+    }
+    // Findings the original did not have: more of a code than before is a new one; each
+    // finding of that code is named (which one is new cannot be told once lines move).
+    let after = counted(&findings);
+    for (code, n) in &after {
+        let had = before.counts.get(code).copied().unwrap_or(0);
+        if *n > had {
+            for f in findings.iter().filter(|f| f.code == *code) {
+                v.refusals.push(at(
+                    Some(f.span.start),
+                    format!(
+                        "the rewrite adds a finding [{code}] ({had} before, {n} after): {}",
+                        f.message
+                    ),
+                ));
+            }
+        }
+    }
+    for f in findings.iter().filter(|f| f.code == Code::OMP103) {
+        v.gaps.push(at(Some(f.span.start), f.message.clone()));
+    }
+    Ok(v)
+}

@@ -1,0 +1,152 @@
+//! The rewrite gate (`omplens_analysis::ide::gate`) on programs built to be refused
+//! (tests/gate/):
+//! - `refused_host_update_in_loop.c`: the rewrite omplens synthesizes misses a `target update
+//!   to` in a time-step loop. The gate refuses it (it adds OMP102), `fix` writes nothing and
+//!   exits 1, and the oracle confirms the refused rewrite computes a wrong result.
+//! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
+//!   unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
+//!   verified rewrite, lists the gaps and still exits 1.
+//! - A rewrite that does not compile is refused with the compiler's message.
+
+use omplens_analysis::frontend::{flags, lower_file};
+use omplens_analysis::ide::gate::{self, Baseline};
+use omplens_analysis::{check, plan, text};
+use omplens_tests::{omplens_bin, oracle, tier};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn program(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("gate")
+        .join(name)
+}
+
+/// The original's baseline and the rewrite `omplens fix` would write, before the gate.
+fn rewrite_of(path: &Path) -> (Vec<String>, Baseline, String) {
+    let args = flags::flags_for(path, None, &[]).expect("flags").args;
+    let source = std::fs::read_to_string(path).unwrap();
+    let module = lower_file(path, Some(&source), &args).expect("lowers");
+    let baseline = Baseline::of(
+        path,
+        &args,
+        &source,
+        &module,
+        &check::check(&module, &source),
+    );
+    let p = plan::plan(&module);
+    let fixed = text::apply(&source, &p.edits(&module, &source));
+    (args, baseline, fixed)
+}
+
+fn fix(args: &[&str]) -> std::process::Output {
+    Command::new(omplens_bin::path())
+        .arg("fix")
+        .args(args)
+        .output()
+        .expect("runs omplens")
+}
+
+#[test]
+fn a_rewrite_that_adds_a_finding_is_refused_and_not_written() {
+    let path = program("refused_host_update_in_loop.c");
+    let (args, baseline, fixed) = rewrite_of(&path);
+    assert_ne!(
+        fixed,
+        std::fs::read_to_string(&path).unwrap(),
+        "a rewrite exists"
+    );
+    let v = gate::verify(&path, &args, &baseline, &fixed);
+    assert!(!v.accepted(), "{v:?}");
+    assert!(
+        v.refusals.iter().any(|r| r.message.contains("[OMP102]")),
+        "{v:?}"
+    );
+
+    let out = std::env::temp_dir().join(format!("omplens-gate-{}.c", std::process::id()));
+    let _ = std::fs::remove_file(&out);
+    for extra in [&[][..], &["--allow-partial"][..]] {
+        let mut a = vec!["-o", out.to_str().unwrap()];
+        a.extend_from_slice(extra);
+        a.push(path.to_str().unwrap());
+        let o = fix(&a);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{stderr}");
+        assert!(stderr.contains("was refused"), "{stderr}");
+        assert!(!out.exists(), "a refused rewrite must not be written");
+        assert!(o.stdout.is_empty());
+    }
+    // Printing to stdout (`-o -`, `--diff`) prints nothing either.
+    let o = fix(&["--diff", path.to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        o.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stdout)
+    );
+}
+
+#[test]
+fn the_refused_rewrite_is_wrong_under_the_oracle() {
+    let test = "gate::the_refused_rewrite_is_wrong_under_the_oracle";
+    if !(tier::slow(test) && oracle::gate(test)) {
+        return;
+    }
+    let path = program("refused_host_update_in_loop.c");
+    let original = oracle::check(&path, &[]).expect("the oracle runs");
+    assert!(original.is_correct(), "{}", original.summary());
+    let (_, _, fixed) = rewrite_of(&path);
+    let dir = tempfile::tempdir().unwrap();
+    let rewritten = dir.path().join("refused_host_update_in_loop.c");
+    std::fs::write(&rewritten, fixed).unwrap();
+    let v = oracle::check(&rewritten, &[]).expect("the oracle runs");
+    assert!(
+        !v.output_matches,
+        "the gate refused a rewrite the oracle finds right: {}",
+        v.summary()
+    );
+}
+
+#[test]
+fn gaps_are_written_only_when_a_partial_rewrite_is_allowed() {
+    let path = program("gap_region_cannot_enclose.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("error: gap:") && stderr.contains("`buf`"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("nothing written"), "{stderr}");
+    assert!(!out.exists());
+
+    let o = fix(&[
+        "--allow-partial",
+        "-o",
+        out.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "gaps remain: {stderr}");
+    assert!(stderr.contains("error: gap:"), "{stderr}");
+    assert!(out.is_file(), "--allow-partial writes the verified rewrite");
+}
+
+#[test]
+fn a_rewrite_that_does_not_compile_is_refused_with_the_compilers_message() {
+    let path = program("gap_region_cannot_enclose.c");
+    let (args, baseline, _) = rewrite_of(&path);
+    let source = std::fs::read_to_string(&path).unwrap();
+    let broken = source.replace("double peak = 0.0;", "double peak = 0.0 +;");
+    let v = gate::verify(&path, &args, &baseline, &broken);
+    assert!(!v.accepted());
+    assert!(
+        v.refusals
+            .iter()
+            .any(|r| r.message.contains("does not compile") && r.line == 13),
+        "{v:?}"
+    );
+    // The original itself passes its own gate.
+    assert!(gate::verify(&path, &args, &baseline, &source).accepted());
+}
