@@ -8,7 +8,9 @@
 //! and its spans point into a synthetic source made of the piece's texts one after another,
 //! so typing in one function leaves every other piece equal and salsa reuses its results.
 
-use crate::ir::{BindingTarget, Callee, DirId, ExprKind, FuncId, Module, Span, StmtKind, VarId};
+use crate::ir::{
+    BindingTarget, Callee, DirId, ExprKind, FuncId, Idx, Module, Span, StmtKind, VarId,
+};
 use std::collections::BTreeMap;
 
 /// A piece of text of the real file and where it sits in the synthetic source.
@@ -88,20 +90,20 @@ pub fn components(module: &Module) -> Vec<Vec<FuncId>> {
                 ExprKind::Func(c) => *c,
                 _ => continue,
             };
-            let c = callee.0 as usize;
-            if c < n && module.functions[c].has_body {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+            if module.functions.get(callee).is_some_and(|f| f.has_body) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, callee.index()));
                 parent[a] = b;
             }
         }
     }
     let mut groups: BTreeMap<usize, Vec<FuncId>> = BTreeMap::new();
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
-    for (i, f) in module.functions.iter().enumerate() {
+    for (id, f) in module.functions.iter_enumerated() {
         if f.has_body && f.span.is_some() {
+            let i = id.index();
             let r = root(&mut parent, i);
             first.entry(r).or_insert(i);
-            groups.entry(r).or_default().push(FuncId(i as u32));
+            groups.entry(r).or_default().push(id);
         }
     }
     let mut out: Vec<(usize, Vec<FuncId>)> =

@@ -135,7 +135,7 @@ impl<'a> Lowerer<'a> {
                 CXCursor_VarDecl => {
                     let v = self.var_id(c);
                     if self.declare_target_depth > 0 {
-                        self.module.vars[v.0 as usize].declare_target = true;
+                        self.module.vars[v].declare_target = true;
                     }
                 }
                 CXCursor_Namespace
@@ -266,7 +266,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .map(|p| self.new_var(p, Storage::Parameter, Some(id)))
             .collect();
-        self.module.functions[id.0 as usize].params = params;
+        self.module.functions[id].params = params;
         id
     }
 
@@ -274,7 +274,7 @@ impl<'a> Lowerer<'a> {
         let id = self.func_id(c);
         let is_def = c.is_definition();
         if self.declare_target_depth > 0 {
-            self.module.functions[id.0 as usize].declare_target = true;
+            self.module.functions[id].declare_target = true;
         }
         let children = c.children();
         let body = children
@@ -284,7 +284,7 @@ impl<'a> Lowerer<'a> {
             .copied();
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
-            let f = &mut self.module.functions[id.0 as usize];
+            let f = &mut self.module.functions[id];
             if f.span.is_none() {
                 f.span = c.extent().map(|(s, e)| Span { start: s, end: e });
                 f.name_span = name_span(c, &f.name);
@@ -301,14 +301,14 @@ impl<'a> Lowerer<'a> {
         self.bodies = Bodies::default();
         let param_scope = params
             .iter()
-            .map(|p| (self.module.vars[p.0 as usize].name.clone(), *p))
+            .map(|p| (self.module.vars[*p].name.clone(), *p))
             .collect();
         self.scopes = vec![param_scope];
         let body_id = self.stmt(body, 0);
         self.scopes.clear();
         let bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
-        let f = &mut self.module.functions[id.0 as usize];
+        let f = &mut self.module.functions[id];
         f.params = params;
         f.has_body = true;
         f.in_main_file = true;
@@ -324,7 +324,7 @@ impl<'a> Lowerer<'a> {
     fn declare(&mut self, decl: Cursor<'a>) -> VarId {
         let v = self.var_id(decl);
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((self.module.vars[v.0 as usize].name.clone(), v));
+            scope.push((self.module.vars[v].name.clone(), v));
         }
         v
     }
@@ -514,7 +514,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         let is_method = self
             .cur_func
-            .is_some_and(|f| self.module.functions[f.0 as usize].is_method);
+            .is_some_and(|f| self.module.functions[f].is_method);
         let mut out = Vec::with_capacity(items.len());
         for (name, span, clause) in items {
             let local = self
@@ -523,17 +523,12 @@ impl<'a> Lowerer<'a> {
                 .rev()
                 .find_map(|s| s.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v));
             let global = || {
-                self.module
-                    .vars
-                    .iter()
-                    .enumerate()
-                    .rev()
-                    .find_map(|(i, v)| {
-                        (v.name == name
-                            && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
-                            && v.span.is_none_or(|s| s.start < at))
-                        .then_some(VarId(i as u32))
-                    })
+                self.module.vars.iter_enumerated().rev().find_map(|(i, v)| {
+                    (v.name == name
+                        && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
+                        && v.span.is_none_or(|s| s.start < at))
+                    .then_some(i)
+                })
             };
             let target = match local.or_else(global) {
                 Some(v) => BindingTarget::Var(v),
@@ -1099,8 +1094,8 @@ impl<'a> Lowerer<'a> {
         let all_args = c.arguments();
         let n = all_args.len();
         let arg_cursors: Vec<Cursor<'a>> = all_args.into_iter().filter(|a| !a.is_null()).collect();
-        let is_member = callee_id.is_some_and(|f| self.module.functions[f.0 as usize].is_method);
-        let n_params = callee_id.map_or(0, |f| self.module.functions[f.0 as usize].params.len());
+        let is_member = callee_id.is_some_and(|f| self.module.functions[f].is_method);
+        let n_params = callee_id.map_or(0, |f| self.module.functions[f].params.len());
         let mut receiver = None;
         let mut args_c: &[Cursor<'a>] = &arg_cursors;
         // `obj.m(args)` / `p->m(args)`: the first child is the member reference.

@@ -20,12 +20,12 @@ pub struct CallSite {
 /// Every direct call in every lowered function body.
 pub fn call_sites(module: &Module) -> Vec<CallSite> {
     let mut out = Vec::new();
-    for (i, f) in module.functions.iter().enumerate() {
+    for (caller, f) in module.functions.iter_enumerated() {
         if let Some(body) = f.body {
             let mut w = CallWalker {
                 module,
                 func: f,
-                caller: FuncId(i as u32),
+                caller,
                 out: &mut out,
             };
             w.stmt(body, false, 0);

@@ -64,6 +64,10 @@ impl<I: Idx, T> IndexVec<I, T> {
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
         self.raw.iter_mut()
     }
+    /// Every id, in order.
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator + use<I, T> {
+        (0..self.raw.len()).map(I::from_usize)
+    }
     /// `(id, value)` pairs in id order.
     pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> + '_ {
         self.raw
@@ -113,6 +117,14 @@ impl<I, T> From<Vec<T>> for IndexVec<I, T> {
 impl<I, T> FromIterator<T> for IndexVec<I, T> {
     fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
         Vec::from_iter(iter).into()
+    }
+}
+
+impl<I, T> IntoIterator for IndexVec<I, T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.raw.into_iter()
     }
 }
 

@@ -33,8 +33,8 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
-index_vec::impl_idx!(DirId);
-pub use index_vec::IndexVec;
+index_vec::impl_idx!(DirId, FuncId, VarId);
+pub use index_vec::{Idx, IndexVec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
@@ -49,8 +49,8 @@ pub struct Module {
     pub language: Option<Language>,
     /// Length of the main file in bytes; every span is within it.
     pub source_len: u32,
-    pub vars: Vec<Var>,
-    pub functions: Vec<Function>,
+    pub vars: IndexVec<VarId, Var>,
+    pub functions: IndexVec<FuncId, Function>,
     /// Every `#pragma omp` of the main file that parsed to a known directive, in source order.
     pub directives: IndexVec<DirId, DirectiveInfo>,
     pub diagnostics: Vec<Diagnostic>,
@@ -66,10 +66,10 @@ pub struct Module {
 
 impl Module {
     pub fn var(&self, id: VarId) -> &Var {
-        &self.vars[id.0 as usize]
+        &self.vars[id]
     }
     pub fn function(&self, id: FuncId) -> &Function {
-        &self.functions[id.0 as usize]
+        &self.functions[id]
     }
     pub fn directive(&self, id: DirId) -> &DirectiveInfo {
         &self.directives[id]
@@ -96,10 +96,8 @@ impl Module {
     }
     pub fn globals(&self) -> impl Iterator<Item = (VarId, &Var)> {
         self.vars
-            .iter()
-            .enumerate()
+            .iter_enumerated()
             .filter(|(_, v)| matches!(v.storage, Storage::Global | Storage::StaticGlobal))
-            .map(|(i, v)| (VarId(i as u32), v))
     }
 }
 

@@ -14,7 +14,7 @@ pub mod items;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
-use crate::ir::{device, DirId, FuncId, Module, Span, StmtId, TypeKind};
+use crate::ir::{device, DirId, FuncId, Idx, IndexVec, Module, Span, StmtId, TypeKind};
 use crate::pragma::MapType;
 use crate::semantics::effects::{self, Summary};
 pub use crate::semantics::validity::Object;
@@ -279,35 +279,35 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
 /// declaration order).
 fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
     let sites = device::call_sites(module);
-    let n = module.functions.len();
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut callers: IndexVec<FuncId, Vec<FuncId>> =
+        module.functions.iter().map(|_| Vec::new()).collect();
     for s in sites
         .iter()
         .filter(|s| !s.in_kernel && s.caller != s.callee)
     {
-        callers[s.callee.0 as usize].push(s.caller.0 as usize);
+        callers[s.callee].push(s.caller);
     }
-    let host = |i: usize| module.functions[i].has_body && execs[i].on_host();
-    let mut done = vec![false; n];
+    let host = |i: FuncId| module.functions[i].has_body && execs[i.index()].on_host();
+    let mut done: IndexVec<FuncId, bool> = module.functions.iter().map(|_| false).collect();
     let mut out = Vec::new();
     loop {
         let mut progress = false;
-        for i in 0..n {
+        for i in module.functions.indices() {
             if done[i] || !host(i) {
                 continue;
             }
             if callers[i].iter().all(|&c| done[c] || !host(c) || c == i) {
                 done[i] = true;
-                out.push(FuncId(i as u32));
+                out.push(i);
                 progress = true;
             }
         }
         if !progress {
             // A cycle: take the first function left.
-            match (0..n).find(|&i| !done[i] && host(i)) {
+            match module.functions.indices().find(|&i| !done[i] && host(i)) {
                 Some(i) => {
                     done[i] = true;
-                    out.push(FuncId(i as u32));
+                    out.push(i);
                 }
                 None => break,
             }
