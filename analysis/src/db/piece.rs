@@ -335,8 +335,8 @@ fn head(
     if !with_body {
         g.has_body = false;
         g.body = None;
-        g.stmts.clear();
-        g.exprs.clear();
+        g.stmts = Default::default();
+        g.exprs = Default::default();
     }
     g
 }

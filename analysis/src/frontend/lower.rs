@@ -9,8 +9,8 @@ use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
     BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop,
-    FuncId, Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
-    TypeKind, UnaryOp, Var, VarId,
+    FuncId, Function, IndexVec, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type,
+    TypeClass, TypeKind, UnaryOp, Var, VarId,
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
@@ -51,8 +51,8 @@ struct PendingPragma {
 /// The arenas of the function being lowered.
 #[derive(Default)]
 struct Bodies {
-    stmts: Vec<Stmt>,
-    exprs: Vec<Expr>,
+    stmts: IndexVec<StmtId, Stmt>,
+    exprs: IndexVec<ExprId, Expr>,
     not_analysed: Option<String>,
     labels_seen: Vec<String>,
 }
@@ -256,8 +256,8 @@ impl<'a> Lowerer<'a> {
             is_template: c.kind() == CXCursor_FunctionTemplate,
             declare_target: self.declare_target_depth > 0,
             body: None,
-            stmts: Vec::new(),
-            exprs: Vec::new(),
+            stmts: IndexVec::new(),
+            exprs: IndexVec::new(),
             not_analysed: None,
         });
         // Parameters of the first declaration seen; a definition replaces them.
@@ -378,13 +378,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn add_stmt(&mut self, kind: StmtKind, span: Span) -> StmtId {
-        self.bodies.stmts.push(Stmt { kind, span });
-        StmtId(self.bodies.stmts.len() as u32 - 1)
+        self.bodies.stmts.push(Stmt { kind, span })
     }
 
     fn add_expr(&mut self, kind: ExprKind, span: Span, class: TypeClass) -> ExprId {
-        self.bodies.exprs.push(Expr { kind, span, class });
-        ExprId(self.bodies.exprs.len() as u32 - 1)
+        self.bodies.exprs.push(Expr { kind, span, class })
     }
 
     /// Pragmas that sit before `offset` and have not been attached yet, in source order.
@@ -405,7 +403,7 @@ impl<'a> Lowerer<'a> {
         let span = match body {
             Some(b) => Span {
                 start: d.directive.span.start,
-                end: self.bodies.stmts[b.0 as usize].span.end,
+                end: self.bodies.stmts[b].span.end,
             },
             None => d.directive.span,
         };
@@ -463,8 +461,8 @@ impl<'a> Lowerer<'a> {
             v[0]
         } else {
             let span = Span {
-                start: self.bodies.stmts[v[0].0 as usize].span.start,
-                end: self.bodies.stmts[v[v.len() - 1].0 as usize].span.end,
+                start: self.bodies.stmts[v[0]].span.start,
+                end: self.bodies.stmts[v[v.len() - 1]].span.end,
             };
             self.add_stmt(StmtKind::Compound(v), span)
         }
@@ -828,7 +826,7 @@ impl<'a> Lowerer<'a> {
 
     /// The variable declared or assigned in `init` that `step` modifies.
     fn induction_var(&self, init: Option<StmtId>, step: Option<ExprId>) -> Option<VarId> {
-        let init_vars: Vec<VarId> = match init.map(|i| &self.bodies.stmts[i.0 as usize].kind) {
+        let init_vars: Vec<VarId> = match init.map(|i| &self.bodies.stmts[i].kind) {
             Some(StmtKind::Decl(ds)) => ds.iter().map(|d| d.0).collect(),
             Some(StmtKind::Expr(e)) => self.assigned_vars(*e),
             _ => Vec::new(),
@@ -840,14 +838,14 @@ impl<'a> Lowerer<'a> {
     /// Variables assigned or incremented at the top of `e` (through commas).
     fn assigned_vars(&self, e: ExprId) -> Vec<VarId> {
         let ex = &self.bodies.exprs;
-        let var_of = |x: ExprId| match ex[x.0 as usize].kind {
+        let var_of = |x: ExprId| match ex[x].kind {
             ExprKind::Var(v) => Some(v),
             _ => None,
         };
         let mut out = Vec::new();
         let mut stack = vec![e];
         while let Some(x) = stack.pop() {
-            match &ex[x.0 as usize].kind {
+            match &ex[x].kind {
                 ExprKind::Assign(_, l, _) => out.extend(var_of(*l)),
                 ExprKind::Unary(op, v) if op.is_increment() => out.extend(var_of(*v)),
                 ExprKind::Binary(BinaryOp::Comma, a, b) => {
@@ -911,7 +909,7 @@ impl<'a> Lowerer<'a> {
                 let arrow = match base {
                     Some(b) => {
                         matches!(
-                            self.bodies.exprs[b.0 as usize].class,
+                            self.bodies.exprs[b].class,
                             TypeClass::Pointer | TypeClass::PointerToConst
                         ) || self.arrow_before(c)
                     }

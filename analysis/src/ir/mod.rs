@@ -33,7 +33,7 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
-index_vec::impl_idx!(DirId, FuncId, VarId);
+index_vec::impl_idx!(DirId, FuncId, VarId, StmtId, ExprId);
 pub use index_vec::{Idx, IndexVec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -148,18 +148,18 @@ pub struct Function {
     /// Enclosed by `declare target` / `begin declare target`, or named in one.
     pub declare_target: bool,
     pub body: Option<StmtId>,
-    pub stmts: Vec<Stmt>,
-    pub exprs: Vec<Expr>,
+    pub stmts: IndexVec<StmtId, Stmt>,
+    pub exprs: IndexVec<ExprId, Expr>,
     /// Why this function is not analysed, if it is not (e.g. `goto`).
     pub not_analysed: Option<String>,
 }
 
 impl Function {
     pub fn stmt(&self, id: StmtId) -> &Stmt {
-        &self.stmts[id.0 as usize]
+        &self.stmts[id]
     }
     pub fn expr(&self, id: ExprId) -> &Expr {
-        &self.exprs[id.0 as usize]
+        &self.exprs[id]
     }
 }
 

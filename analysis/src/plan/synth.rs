@@ -761,9 +761,9 @@ impl<'a> FnCtx<'a> {
         let find = |sp: Span| {
             self.func
                 .stmts
-                .iter()
-                .position(|st| st.span == sp)
-                .map(|i| StmtId(i as u32))
+                .iter_enumerated()
+                .find(|(_, st)| st.span == sp)
+                .map(|(i, _)| i)
         };
         let (Some(sa), Some(sb)) = (find(a), find(b)) else {
             return false;

@@ -1267,14 +1267,12 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
             }
         }
     }
-    for (i, ex) in f.exprs.iter().enumerate() {
+    for (i, ex) in f.exprs.iter_enumerated() {
         match ex.kind {
             ExprKind::Assign(None, l, r) if is_var(l) => sizes.extend(alloc_bytes(r)),
             ExprKind::Assign(Some(_), l, _) if is_var(l) => return None,
             ExprKind::Unary(op, x) if op.is_increment() && is_var(x) => return None,
-            ExprKind::Unary(UnaryOp::AddrOf, x)
-                if is_var(x) && !memalign_addr.contains(&ExprId(i as u32)) =>
-            {
+            ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(x) && !memalign_addr.contains(&i) => {
                 return None
             }
             _ => {}

@@ -48,10 +48,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let stmts: Vec<_> = match info.governs {
             Some(_) if info.directive.kind.is_offload_kernel() => func
                 .stmts
-                .iter()
-                .enumerate()
+                .iter_enumerated()
                 .filter(|(_, s)| matches!(s.kind, StmtKind::Omp { directive, .. } if directive == m.dir))
-                .map(|(i, _)| crate::ir::StmtId(i as u32))
+                .map(|(i, _)| i)
                 .collect(),
             Some(body) => {
                 let span = func.stmt(body).span;
