@@ -58,6 +58,9 @@ impl<I: Idx, T> IndexVec<I, T> {
     pub fn get(&self, id: I) -> Option<&T> {
         self.raw.get(id.index())
     }
+    pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
+        self.raw.get_mut(id.index())
+    }
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.raw.iter()
     }

@@ -14,7 +14,7 @@ pub mod items;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
-use crate::ir::{device, DirId, FuncId, Idx, IndexVec, Module, Span, StmtId, TypeKind};
+use crate::ir::{device, DirId, FuncId, IndexVec, Module, Span, StmtId, TypeKind};
 use crate::pragma::MapType;
 use crate::semantics::effects::{self, Summary};
 pub use crate::semantics::validity::Object;
@@ -190,14 +190,14 @@ pub struct Facts {
     pub kernels: Vec<KernelImplicit>,
     /// Per access, the state before it (editors' hover).
     pub points: Vec<PointState>,
-    pub cfgs: Vec<Option<Cfg>>,
-    pub execs: Vec<Exec>,
+    pub cfgs: IndexVec<FuncId, Option<Cfg>>,
+    pub execs: IndexVec<FuncId, Exec>,
 }
 
 impl Facts {
     /// Host loop `l` of `func` and every loop inside it contain `block`.
     pub fn in_loop(&self, func: FuncId, l: LoopId, block: BlockId) -> bool {
-        let Some(g) = &self.cfgs[func.0 as usize] else {
+        let Some(g) = &self.cfgs[func] else {
             return false;
         };
         g.block(block)
@@ -230,12 +230,12 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         accesses: Vec::new(),
         kernels: Vec::new(),
         points: Vec::new(),
-        cfgs: Vec::new(),
+        cfgs: IndexVec::new(),
         execs: execs.clone(),
     };
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in host_order(module, &execs) {
-        let Some(g) = cfgs[id.0 as usize].as_ref() else {
+        let Some(g) = cfgs[id].as_ref() else {
             continue;
         };
         if module.function(id).not_analysed.is_some() {
@@ -277,7 +277,7 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
 
 /// Host functions with bodies, callers before callees (roots first; cycles broken in
 /// declaration order).
-fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
+fn host_order(module: &Module, execs: &IndexVec<FuncId, Exec>) -> Vec<FuncId> {
     let sites = device::call_sites(module);
     let mut callers: IndexVec<FuncId, Vec<FuncId>> =
         module.functions.iter().map(|_| Vec::new()).collect();
@@ -287,7 +287,7 @@ fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
     {
         callers[s.callee].push(s.caller);
     }
-    let host = |i: FuncId| module.functions[i].has_body && execs[i.index()].on_host();
+    let host = |i: FuncId| module.functions[i].has_body && execs[i].on_host();
     let mut done: IndexVec<FuncId, bool> = module.functions.iter().map(|_| false).collect();
     let mut out = Vec::new();
     loop {

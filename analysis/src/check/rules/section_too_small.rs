@@ -30,7 +30,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         {
             continue;
         }
-        let Some(g) = cx.facts.cfgs[m.func.0 as usize].as_ref() else {
+        let Some(g) = cx.facts.cfgs[m.func].as_ref() else {
             continue;
         };
         // Known values (`int n = 4096;`, `#define N 4096`) let `n / 2` and `n` compare.
