@@ -325,11 +325,9 @@ pub struct VarInfo {
 /// The variable whose use or declaration is at `offset`, within a function that has OpenMP
 /// target directives.
 pub fn var_at(module: &Module, view: &FileView, offset: u32) -> Option<VarInfo> {
-    let func = module
-        .functions
-        .iter()
-        .position(|f| f.has_body && f.span.is_some_and(|s| s.start <= offset && offset <= s.end))?;
-    let func = FuncId(func as u32);
+    let (func, _) = module.functions.iter_enumerated().find(|(_, f)| {
+        f.has_body && f.span.is_some_and(|s| s.start <= offset && offset <= s.end)
+    })?;
     let has_directives = view.directives.iter().any(|d| d.func == Some(func));
     if !has_directives {
         return None;
@@ -359,9 +357,9 @@ fn var_used_at(module: &Module, func: FuncId, offset: u32) -> Option<VarId> {
     // A declaration, or a name in a clause.
     let declared = module
         .vars
-        .iter()
-        .position(|v| v.span.is_some_and(inside))
-        .map(|i| VarId(i as u32));
+        .iter_enumerated()
+        .find(|(_, v)| v.span.is_some_and(inside))
+        .map(|(i, _)| i);
     declared.or_else(|| {
         module
             .directives

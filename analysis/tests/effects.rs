@@ -20,15 +20,15 @@ fn func(m: &Module, name: &str) -> FuncId {
 /// Absolute effect on parameter `i` of `f`.
 fn param(m: &Module, f: &str, i: usize) -> SpaceEffect {
     let id = func(m, f);
-    let exec = device::classify(m)[id.0 as usize];
-    summarize(m)[id.0 as usize].params[i].spaces(exec)
+    let exec = device::classify(m)[id];
+    summarize(m)[id].params[i].spaces(exec)
 }
 
 fn global(m: &Module, f: &str, g: &str) -> SpaceEffect {
     let id = func(m, f);
-    let exec = device::classify(m)[id.0 as usize];
+    let exec = device::classify(m)[id];
     let v = m.vars.iter().position(|v| v.name == g).unwrap();
-    summarize(m)[id.0 as usize]
+    summarize(m)[id]
         .globals
         .iter()
         .find(|(k, _)| k.0 as usize == v)
@@ -131,7 +131,7 @@ fn member_functions_affect_their_object() {
          double peek(const Grid &g) { return g.first(); }\n",
     );
     let relax = func(&m, "relax");
-    assert!(summarize(&m)[relax.0 as usize].this.kernel_write);
+    assert!(summarize(&m)[relax].this.kernel_write);
     assert_eq!(param(&m, "step", 0), e(false, false, true, true));
     assert_eq!(param(&m, "peek", 0), e(true, false, false, false));
 }

@@ -20,7 +20,7 @@ fn func(m: &Module, name: &str) -> FuncId {
 
 fn cfg_of(m: &Module, name: &str) -> cfg::Cfg {
     let id = func(m, name);
-    cfg::build(m, id, device::classify(m)[id.0 as usize])
+    cfg::build(m, id, device::classify(m)[id])
 }
 
 #[test]
@@ -51,12 +51,12 @@ fn for_header_parts_and_induction_variable() {
     let g = cfg_of(&m, "f");
     assert_eq!(g.loops.len(), 2);
     let f = m.function(func(&m, "f"));
-    let StmtKind::For(l) = &f.stmt(g.loops[0].stmt).kind else {
+    let StmtKind::For(l) = &f.stmt(g.loops[cfg::LoopId(0)].stmt).kind else {
         panic!("not a for")
     };
     assert!(l.init.is_some() && l.cond.is_some() && l.step.is_some());
-    assert_eq!(m.var(g.loops[0].induction.unwrap()).name, "i");
-    let StmtKind::For(l2) = &f.stmt(g.loops[1].stmt).kind else {
+    assert_eq!(m.var(g.loops[cfg::LoopId(0)].induction.unwrap()).name, "i");
+    let StmtKind::For(l2) = &f.stmt(g.loops[cfg::LoopId(1)].stmt).kind else {
         panic!("not a for")
     };
     assert!(l2.init.is_none() && l2.cond.is_none() && l2.step.is_none());
@@ -135,7 +135,7 @@ fn kernel_bodies_run_on_the_device() {
         .filter(|k| matches!(k, (NodeKind::Stmt, Exec::Host)))
         .count();
     assert_eq!((device_stmts, host_stmts), (1, 2));
-    assert_eq!(g.loops[0].exec, Exec::Device);
+    assert_eq!(g.loops[cfg::LoopId(0)].exec, Exec::Device);
     let d = m.directive(DirId(0));
     assert!(d.governs.is_some());
 }
@@ -169,9 +169,9 @@ fn functions_called_only_from_kernels_run_on_the_device() {
          void f(double *a, int n) {\n  a[0] = both(a[0]);\n#pragma omp target teams distribute parallel for\n  for (int i = 0; i < n; ++i) a[i] = sq(both(a[i]));\n}\n",
     );
     let exec = device::classify(&m);
-    assert_eq!(exec[func(&m, "sq").0 as usize], Exec::Device);
-    assert_eq!(exec[func(&m, "both").0 as usize], Exec::HostAndDevice);
-    assert_eq!(exec[func(&m, "f").0 as usize], Exec::Host);
+    assert_eq!(exec[func(&m, "sq")], Exec::Device);
+    assert_eq!(exec[func(&m, "both")], Exec::HostAndDevice);
+    assert_eq!(exec[func(&m, "f")], Exec::Host);
 }
 
 #[test]
@@ -181,7 +181,7 @@ fn recursion_terminates_and_stays_on_host() {
         "int fib(int n) { return n < 2 ? n : fib(n - 1) + fib(n - 2); }\nint main(void) { return fib(10); }\n",
     );
     let exec = device::classify(&m);
-    assert_eq!(exec[func(&m, "fib").0 as usize], Exec::Host);
+    assert_eq!(exec[func(&m, "fib")], Exec::Host);
 }
 
 #[test]
@@ -192,10 +192,10 @@ fn loops_nest_and_do_while_has_a_back_edge() {
     );
     let g = cfg_of(&m, "f");
     assert_eq!(g.loops.len(), 2);
-    assert_eq!(g.loops[0].kind, LoopKind::Do);
-    assert_eq!(g.loops[1].kind, LoopKind::While);
-    assert_eq!(g.loops[1].parent, Some(cfg::LoopId(0)));
-    let header = g.loops[0].header;
+    assert_eq!(g.loops[cfg::LoopId(0)].kind, LoopKind::Do);
+    assert_eq!(g.loops[cfg::LoopId(1)].kind, LoopKind::While);
+    assert_eq!(g.loops[cfg::LoopId(1)].parent, Some(cfg::LoopId(0)));
+    let header = g.loops[cfg::LoopId(0)].header;
     // The do-while condition block jumps back to the body and out.
     assert_eq!(g.block(header).succs.len(), 2);
 }

@@ -3,17 +3,16 @@
 
 mod common;
 use common::lower;
-use omplens_analysis::ir::{cfg, FuncId, Module};
+use omplens_analysis::ir::{cfg, Module};
 use omplens_analysis::semantics::validity::{all_dependencies, Dependency, Direction, Object};
 
 /// (object name, direction, line, loop-carried) for every dependency of `f`.
 fn deps(m: &Module, f: &str) -> Vec<(String, Direction, u32, bool)> {
-    let id = m
+    let (id, func) = m
         .functions
-        .iter()
-        .position(|x| x.name == f && x.has_body)
+        .iter_enumerated()
+        .find(|(_, x)| x.name == f && x.has_body)
         .unwrap();
-    let func = m.function(FuncId(id as u32));
     all_dependencies(m)[id]
         .iter()
         .map(|d: &Dependency| {

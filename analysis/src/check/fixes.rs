@@ -19,7 +19,7 @@ pub fn anchor(module: &Module, func: FuncId, stmt: StmtId) -> Anchor {
 pub fn directive_stmt(module: &Module, d: DirId) -> Option<(FuncId, StmtId)> {
     let func = module.directive(d).function?;
     let f = module.function(func);
-    (0..f.stmts.len()).map(|i| StmtId(i as u32)).find_map(|s| {
+    f.stmts.indices().find_map(|s| {
         matches!(f.stmt(s).kind, StmtKind::Omp { directive, .. } if directive == d)
             .then_some((func, s))
     })

@@ -89,11 +89,10 @@ pub struct LoopReport {
 /// Every parallel loop of every kernel of `module`.
 pub fn analyse(module: &Module, source: &str) -> Vec<LoopReport> {
     let mut out = Vec::new();
-    for (fi, func) in module.functions.iter().enumerate() {
+    for (fid, func) in module.functions.iter_enumerated() {
         if !func.has_body || func.not_analysed.is_some() {
             continue;
         }
-        let fid = FuncId(fi as u32);
         let mut consts: Option<Values> = None;
         for k in kernel_stmts(module, func) {
             let mut stack = vec![k];

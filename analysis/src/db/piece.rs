@@ -8,7 +8,9 @@
 //! and its spans point into a synthetic source made of the piece's texts one after another,
 //! so typing in one function leaves every other piece equal and salsa reuses its results.
 
-use crate::ir::{BindingTarget, Callee, DirId, ExprKind, FuncId, Module, Span, StmtKind, VarId};
+use crate::ir::{
+    BindingTarget, Callee, DirId, ExprKind, FuncId, Idx, IndexVec, Module, Span, StmtKind, VarId,
+};
 use std::collections::BTreeMap;
 
 /// A piece of text of the real file and where it sits in the synthetic source.
@@ -36,23 +38,28 @@ pub struct Piece {
     pub ids: PieceIds,
 }
 
-/// The original id of each renumbered one.
+/// The original id of each renumbered one: indexed by the piece's id, holding the file's.
+///
+/// Piece-local and file ids share the types `FuncId`/`VarId`/`DirId` (a piece is a whole
+/// `Module`, so a distinct piece-local type would need a second `Module`); this machinery is
+/// to be deleted with the per-function queries (issue 14, deliverable 2), so it is not given
+/// its own id types.
 #[derive(Clone, Debug, PartialEq, Default)]
 pub struct PieceIds {
-    pub funcs: Vec<FuncId>,
-    pub vars: Vec<VarId>,
-    pub dirs: Vec<DirId>,
+    pub funcs: IndexVec<FuncId, FuncId>,
+    pub vars: IndexVec<VarId, VarId>,
+    pub dirs: IndexVec<DirId, DirId>,
 }
 
 impl PieceIds {
     pub fn func(&self, f: FuncId) -> Option<FuncId> {
-        self.funcs.get(f.0 as usize).copied()
+        self.funcs.get(f).copied()
     }
     pub fn var(&self, v: VarId) -> Option<VarId> {
-        self.vars.get(v.0 as usize).copied()
+        self.vars.get(v).copied()
     }
     pub fn dir(&self, d: DirId) -> Option<DirId> {
-        self.dirs.get(d.0 as usize).copied()
+        self.dirs.get(d).copied()
     }
 }
 
@@ -88,20 +95,20 @@ pub fn components(module: &Module) -> Vec<Vec<FuncId>> {
                 ExprKind::Func(c) => *c,
                 _ => continue,
             };
-            let c = callee.0 as usize;
-            if c < n && module.functions[c].has_body {
-                let (a, b) = (root(&mut parent, i), root(&mut parent, c));
+            if module.functions.get(callee).is_some_and(|f| f.has_body) {
+                let (a, b) = (root(&mut parent, i), root(&mut parent, callee.index()));
                 parent[a] = b;
             }
         }
     }
     let mut groups: BTreeMap<usize, Vec<FuncId>> = BTreeMap::new();
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
-    for (i, f) in module.functions.iter().enumerate() {
+    for (id, f) in module.functions.iter_enumerated() {
         if f.has_body && f.span.is_some() {
+            let i = id.index();
             let r = root(&mut parent, i);
             first.entry(r).or_insert(i);
-            groups.entry(r).or_default().push(FuncId(i as u32));
+            groups.entry(r).or_default().push(id);
         }
     }
     let mut out: Vec<(usize, Vec<FuncId>)> =
@@ -260,9 +267,9 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         }),
         segments,
         ids: PieceIds {
-            funcs: r.funcs,
-            vars: r.vars,
-            dirs: r.dirs,
+            funcs: r.funcs.into(),
+            vars: r.vars.into(),
+            dirs: r.dirs.into(),
         },
     }
 }
@@ -274,14 +281,15 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
 fn in_file_order(out: &mut Module, vars: &mut Vec<VarId>) {
     let mut order: Vec<usize> = (0..vars.len()).collect();
     order.sort_by_key(|&i| vars[i]);
-    let mut rank = vec![0u32; order.len()];
+    // Piece variable id -> its id in file order.
+    let mut rank: IndexVec<VarId, VarId> = vec![VarId(0); order.len()].into();
     for (k, &i) in order.iter().enumerate() {
-        rank[i] = k as u32;
+        rank[VarId::from_usize(i)] = VarId::from_usize(k);
     }
     // Every place `extract` renumbers a variable.
     let re = |v: &mut VarId| {
-        if let Some(&k) = rank.get(v.0 as usize) {
-            *v = VarId(k);
+        if let Some(&k) = rank.get(*v) {
+            *v = k;
         }
     };
     for g in &mut out.functions {
@@ -333,8 +341,8 @@ fn head(
     if !with_body {
         g.has_body = false;
         g.body = None;
-        g.stmts.clear();
-        g.exprs.clear();
+        g.stmts = Default::default();
+        g.exprs = Default::default();
     }
     g
 }

@@ -9,8 +9,8 @@ use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
     BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop,
-    FuncId, Function, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type, TypeClass,
-    TypeKind, UnaryOp, Var, VarId,
+    FuncId, Function, IndexVec, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type,
+    TypeClass, TypeKind, UnaryOp, Var, VarId,
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
@@ -51,8 +51,8 @@ struct PendingPragma {
 /// The arenas of the function being lowered.
 #[derive(Default)]
 struct Bodies {
-    stmts: Vec<Stmt>,
-    exprs: Vec<Expr>,
+    stmts: IndexVec<StmtId, Stmt>,
+    exprs: IndexVec<ExprId, Expr>,
     not_analysed: Option<String>,
     labels_seen: Vec<String>,
 }
@@ -135,7 +135,7 @@ impl<'a> Lowerer<'a> {
                 CXCursor_VarDecl => {
                     let v = self.var_id(c);
                     if self.declare_target_depth > 0 {
-                        self.module.vars[v.0 as usize].declare_target = true;
+                        self.module.vars[v].declare_target = true;
                     }
                 }
                 CXCursor_Namespace
@@ -256,8 +256,8 @@ impl<'a> Lowerer<'a> {
             is_template: c.kind() == CXCursor_FunctionTemplate,
             declare_target: self.declare_target_depth > 0,
             body: None,
-            stmts: Vec::new(),
-            exprs: Vec::new(),
+            stmts: IndexVec::new(),
+            exprs: IndexVec::new(),
             not_analysed: None,
         });
         // Parameters of the first declaration seen; a definition replaces them.
@@ -266,7 +266,7 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .map(|p| self.new_var(p, Storage::Parameter, Some(id)))
             .collect();
-        self.module.functions[id.0 as usize].params = params;
+        self.module.functions[id].params = params;
         id
     }
 
@@ -274,7 +274,7 @@ impl<'a> Lowerer<'a> {
         let id = self.func_id(c);
         let is_def = c.is_definition();
         if self.declare_target_depth > 0 {
-            self.module.functions[id.0 as usize].declare_target = true;
+            self.module.functions[id].declare_target = true;
         }
         let children = c.children();
         let body = children
@@ -284,7 +284,7 @@ impl<'a> Lowerer<'a> {
             .copied();
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
-            let f = &mut self.module.functions[id.0 as usize];
+            let f = &mut self.module.functions[id];
             if f.span.is_none() {
                 f.span = c.extent().map(|(s, e)| Span { start: s, end: e });
                 f.name_span = name_span(c, &f.name);
@@ -301,14 +301,14 @@ impl<'a> Lowerer<'a> {
         self.bodies = Bodies::default();
         let param_scope = params
             .iter()
-            .map(|p| (self.module.vars[p.0 as usize].name.clone(), *p))
+            .map(|p| (self.module.vars[*p].name.clone(), *p))
             .collect();
         self.scopes = vec![param_scope];
         let body_id = self.stmt(body, 0);
         self.scopes.clear();
         let bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
-        let f = &mut self.module.functions[id.0 as usize];
+        let f = &mut self.module.functions[id];
         f.params = params;
         f.has_body = true;
         f.in_main_file = true;
@@ -324,7 +324,7 @@ impl<'a> Lowerer<'a> {
     fn declare(&mut self, decl: Cursor<'a>) -> VarId {
         let v = self.var_id(decl);
         if let Some(scope) = self.scopes.last_mut() {
-            scope.push((self.module.vars[v.0 as usize].name.clone(), v));
+            scope.push((self.module.vars[v].name.clone(), v));
         }
         v
     }
@@ -378,13 +378,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn add_stmt(&mut self, kind: StmtKind, span: Span) -> StmtId {
-        self.bodies.stmts.push(Stmt { kind, span });
-        StmtId(self.bodies.stmts.len() as u32 - 1)
+        self.bodies.stmts.push(Stmt { kind, span })
     }
 
     fn add_expr(&mut self, kind: ExprKind, span: Span, class: TypeClass) -> ExprId {
-        self.bodies.exprs.push(Expr { kind, span, class });
-        ExprId(self.bodies.exprs.len() as u32 - 1)
+        self.bodies.exprs.push(Expr { kind, span, class })
     }
 
     /// Pragmas that sit before `offset` and have not been attached yet, in source order.
@@ -405,7 +403,7 @@ impl<'a> Lowerer<'a> {
         let span = match body {
             Some(b) => Span {
                 start: d.directive.span.start,
-                end: self.bodies.stmts[b.0 as usize].span.end,
+                end: self.bodies.stmts[b].span.end,
             },
             None => d.directive.span,
         };
@@ -463,8 +461,8 @@ impl<'a> Lowerer<'a> {
             v[0]
         } else {
             let span = Span {
-                start: self.bodies.stmts[v[0].0 as usize].span.start,
-                end: self.bodies.stmts[v[v.len() - 1].0 as usize].span.end,
+                start: self.bodies.stmts[v[0]].span.start,
+                end: self.bodies.stmts[v[v.len() - 1]].span.end,
             };
             self.add_stmt(StmtKind::Compound(v), span)
         }
@@ -514,7 +512,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         let is_method = self
             .cur_func
-            .is_some_and(|f| self.module.functions[f.0 as usize].is_method);
+            .is_some_and(|f| self.module.functions[f].is_method);
         let mut out = Vec::with_capacity(items.len());
         for (name, span, clause) in items {
             let local = self
@@ -523,17 +521,12 @@ impl<'a> Lowerer<'a> {
                 .rev()
                 .find_map(|s| s.iter().rev().find(|(n, _)| *n == name).map(|(_, v)| *v));
             let global = || {
-                self.module
-                    .vars
-                    .iter()
-                    .enumerate()
-                    .rev()
-                    .find_map(|(i, v)| {
-                        (v.name == name
-                            && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
-                            && v.span.is_none_or(|s| s.start < at))
-                        .then_some(VarId(i as u32))
-                    })
+                self.module.vars.iter_enumerated().rev().find_map(|(i, v)| {
+                    (v.name == name
+                        && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
+                        && v.span.is_none_or(|s| s.start < at))
+                    .then_some(i)
+                })
             };
             let target = match local.or_else(global) {
                 Some(v) => BindingTarget::Var(v),
@@ -833,7 +826,7 @@ impl<'a> Lowerer<'a> {
 
     /// The variable declared or assigned in `init` that `step` modifies.
     fn induction_var(&self, init: Option<StmtId>, step: Option<ExprId>) -> Option<VarId> {
-        let init_vars: Vec<VarId> = match init.map(|i| &self.bodies.stmts[i.0 as usize].kind) {
+        let init_vars: Vec<VarId> = match init.map(|i| &self.bodies.stmts[i].kind) {
             Some(StmtKind::Decl(ds)) => ds.iter().map(|d| d.0).collect(),
             Some(StmtKind::Expr(e)) => self.assigned_vars(*e),
             _ => Vec::new(),
@@ -845,14 +838,14 @@ impl<'a> Lowerer<'a> {
     /// Variables assigned or incremented at the top of `e` (through commas).
     fn assigned_vars(&self, e: ExprId) -> Vec<VarId> {
         let ex = &self.bodies.exprs;
-        let var_of = |x: ExprId| match ex[x.0 as usize].kind {
+        let var_of = |x: ExprId| match ex[x].kind {
             ExprKind::Var(v) => Some(v),
             _ => None,
         };
         let mut out = Vec::new();
         let mut stack = vec![e];
         while let Some(x) = stack.pop() {
-            match &ex[x.0 as usize].kind {
+            match &ex[x].kind {
                 ExprKind::Assign(_, l, _) => out.extend(var_of(*l)),
                 ExprKind::Unary(op, v) if op.is_increment() => out.extend(var_of(*v)),
                 ExprKind::Binary(BinaryOp::Comma, a, b) => {
@@ -916,7 +909,7 @@ impl<'a> Lowerer<'a> {
                 let arrow = match base {
                     Some(b) => {
                         matches!(
-                            self.bodies.exprs[b.0 as usize].class,
+                            self.bodies.exprs[b].class,
                             TypeClass::Pointer | TypeClass::PointerToConst
                         ) || self.arrow_before(c)
                     }
@@ -1099,8 +1092,8 @@ impl<'a> Lowerer<'a> {
         let all_args = c.arguments();
         let n = all_args.len();
         let arg_cursors: Vec<Cursor<'a>> = all_args.into_iter().filter(|a| !a.is_null()).collect();
-        let is_member = callee_id.is_some_and(|f| self.module.functions[f.0 as usize].is_method);
-        let n_params = callee_id.map_or(0, |f| self.module.functions[f.0 as usize].params.len());
+        let is_member = callee_id.is_some_and(|f| self.module.functions[f].is_method);
+        let n_params = callee_id.map_or(0, |f| self.module.functions[f].params.len());
         let mut receiver = None;
         let mut args_c: &[Cursor<'a>] = &arg_cursors;
         // `obj.m(args)` / `p->m(args)`: the first child is the member reference.

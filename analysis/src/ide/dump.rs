@@ -16,9 +16,8 @@ pub fn render_ir(m: &Module) -> String {
     let sums = effects::summarize_with(m, &cfgs);
     let deps = validity::all_dependencies_with(m, &cfgs, &sums);
     render_module_with(m, &cfgs, &mut |id, f, out| {
-        let i = id.0 as usize;
-        render_effects(m, f, &sums[i], execs[i], out);
-        render_dependencies(m, f, &deps[i], out);
+        render_effects(m, f, &sums[id], execs[id], out);
+        render_dependencies(m, f, &deps[id], out);
     })
 }
 

@@ -4,13 +4,14 @@
 //! directive with a body becomes an `Enter` and an `Exit` node around it.
 
 use super::access::{self, Access};
-use super::{DirId, ExprId, FuncId, Function, Module, StmtId, StmtKind, VarId};
+use super::{DirId, ExprId, FuncId, Function, IndexVec, Module, StmtId, StmtKind, VarId};
 use std::collections::HashMap;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct BlockId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct LoopId(pub u32);
+super::index_vec::impl_idx!(BlockId, LoopId);
 
 /// Where code runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -99,27 +100,26 @@ pub struct Loop {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Cfg {
     pub function: FuncId,
-    pub blocks: Vec<Block>,
+    pub blocks: IndexVec<BlockId, Block>,
     pub entry: BlockId,
     pub exit: BlockId,
-    pub loops: Vec<Loop>,
+    pub loops: IndexVec<LoopId, Loop>,
     /// Execution space of code outside kernels.
     pub exec: Exec,
 }
 
 impl Cfg {
     pub fn block(&self, b: BlockId) -> &Block {
-        &self.blocks[b.0 as usize]
+        &self.blocks[b]
     }
     pub fn nodes(&self) -> impl Iterator<Item = (BlockId, &Node)> {
         self.blocks
-            .iter()
-            .enumerate()
-            .flat_map(|(i, b)| b.nodes.iter().map(move |n| (BlockId(i as u32), n)))
+            .iter_enumerated()
+            .flat_map(|(i, b)| b.nodes.iter().map(move |n| (i, n)))
     }
     /// Loops enclosing `l`, innermost first, `l` included.
     pub fn loop_chain(&self, l: LoopId) -> impl Iterator<Item = LoopId> + '_ {
-        std::iter::successors(Some(l), |l| self.loops[l.0 as usize].parent)
+        std::iter::successors(Some(l), |l| self.loops[*l].parent)
     }
 }
 
@@ -129,9 +129,9 @@ pub fn build(module: &Module, func_id: FuncId, exec: Exec) -> Cfg {
     let mut b = Builder {
         module,
         func,
-        blocks: vec![Block::default(), Block::default()],
+        blocks: vec![Block::default(), Block::default()].into(),
         cur: BlockId(0),
-        loops: Vec::new(),
+        loops: IndexVec::new(),
         loop_stack: Vec::new(),
         jumps: Vec::new(),
         switches: Vec::new(),
@@ -156,15 +156,11 @@ pub fn build(module: &Module, func_id: FuncId, exec: Exec) -> Cfg {
 
 /// The AST-CFG of every function with a body (None for the others), indexed by `FuncId`:
 /// built once and shared by the analyses and the printer.
-pub fn build_all(module: &Module, execs: &[Exec]) -> Vec<Option<Cfg>> {
+pub fn build_all(module: &Module, execs: &IndexVec<FuncId, Exec>) -> IndexVec<FuncId, Option<Cfg>> {
     module
         .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            f.has_body
-                .then(|| build(module, FuncId(i as u32), execs[i]))
-        })
+        .iter_enumerated()
+        .map(|(i, f)| f.has_body.then(|| build(module, i, execs[i])))
         .collect()
 }
 
@@ -182,9 +178,9 @@ struct SwitchCtx {
 struct Builder<'a> {
     module: &'a Module,
     func: &'a Function,
-    blocks: Vec<Block>,
+    blocks: IndexVec<BlockId, Block>,
     cur: BlockId,
-    loops: Vec<Loop>,
+    loops: IndexVec<LoopId, Loop>,
     loop_stack: Vec<LoopId>,
     jumps: Vec<JumpTargets>,
     switches: Vec<SwitchCtx>,
@@ -197,15 +193,14 @@ impl Builder<'_> {
         self.blocks.push(Block {
             loop_id: self.loop_stack.last().copied(),
             ..Block::default()
-        });
-        BlockId(self.blocks.len() as u32 - 1)
+        })
     }
 
     fn edge(&mut self, from: BlockId, to: BlockId) {
-        let f = &mut self.blocks[from.0 as usize];
+        let f = &mut self.blocks[from];
         if !f.succs.contains(&to) {
             f.succs.push(to);
-            self.blocks[to.0 as usize].preds.push(from);
+            self.blocks[to].preds.push(from);
         }
     }
 
@@ -236,7 +231,7 @@ impl Builder<'_> {
         accesses: Vec<Access>,
     ) {
         let exec = self.exec;
-        self.blocks[self.cur.0 as usize].nodes.push(Node {
+        self.blocks[self.cur].nodes.push(Node {
             kind,
             stmt,
             exec,
@@ -246,10 +241,9 @@ impl Builder<'_> {
     }
 
     fn begin_loop(&mut self, stmt: StmtId, kind: LoopKind, induction: Option<VarId>) -> LoopId {
-        let id = LoopId(self.loops.len() as u32);
         let parent = self.loop_stack.last().copied();
-        let depth = parent.map_or(1, |p| self.loops[p.0 as usize].depth + 1);
-        self.loops.push(Loop {
+        let depth = parent.map_or(1, |p| self.loops[p].depth + 1);
+        let id = self.loops.push(Loop {
             stmt,
             kind,
             parent,
@@ -311,7 +305,7 @@ impl Builder<'_> {
                 }
                 let id = self.begin_loop(s, LoopKind::For, f.induction);
                 let header = self.new_block();
-                self.loops[id.0 as usize].header = header;
+                self.loops[id].header = header;
                 self.enter(header);
                 if let Some(c) = f.cond {
                     self.push(NodeKind::Cond, s, vec![c]);
@@ -343,7 +337,7 @@ impl Builder<'_> {
                 self.push(NodeKind::ForInit, s, vec![*range]);
                 let id = self.begin_loop(s, LoopKind::RangeFor, Some(*var));
                 let header = self.new_block();
-                self.loops[id.0 as usize].header = header;
+                self.loops[id].header = header;
                 self.enter(header);
                 let elem = access::Access {
                     root: access::Root::Var(*var),
@@ -373,7 +367,7 @@ impl Builder<'_> {
             StmtKind::While { cond, body } => {
                 let id = self.begin_loop(s, LoopKind::While, None);
                 let header = self.new_block();
-                self.loops[id.0 as usize].header = header;
+                self.loops[id].header = header;
                 self.enter(header);
                 self.push(NodeKind::Cond, s, vec![*cond]);
                 self.end_loop();
@@ -397,7 +391,7 @@ impl Builder<'_> {
                 let id = self.begin_loop(s, LoopKind::Do, None);
                 let body_b = self.new_block();
                 let cond_b = self.new_block();
-                self.loops[id.0 as usize].header = cond_b;
+                self.loops[id].header = cond_b;
                 self.end_loop();
                 let exit = self.new_block();
                 self.loop_stack.push(id);
@@ -542,39 +536,41 @@ impl Builder<'_> {
 
 /// Drops blocks that are unreachable from the entry and hold no nodes (left behind after
 /// `break`, `return`, ...), renumbering the rest. Entry and exit keep ids 0 and 1.
-fn prune(blocks: Vec<Block>, mut loops: Vec<Loop>) -> (Vec<Block>, Vec<Loop>) {
-    let n = blocks.len();
-    let mut reachable = vec![false; n];
-    let mut stack = vec![0usize];
+fn prune(
+    blocks: IndexVec<BlockId, Block>,
+    mut loops: IndexVec<LoopId, Loop>,
+) -> (IndexVec<BlockId, Block>, IndexVec<LoopId, Loop>) {
+    let mut reachable: IndexVec<BlockId, bool> = blocks.iter().map(|_| false).collect();
+    let mut stack = vec![BlockId(0)];
     while let Some(b) = stack.pop() {
         if std::mem::replace(&mut reachable[b], true) {
             continue;
         }
-        stack.extend(blocks[b].succs.iter().map(|s| s.0 as usize));
+        stack.extend(blocks[b].succs.iter().copied());
     }
-    let mut keep: Vec<bool> = (0..n)
-        .map(|i| i < 2 || reachable[i] || !blocks[i].nodes.is_empty())
+    let mut keep: IndexVec<BlockId, bool> = blocks
+        .iter_enumerated()
+        .map(|(i, b)| i.0 < 2 || reachable[i] || !b.nodes.is_empty())
         .collect();
     for l in &loops {
-        keep[l.header.0 as usize] = true;
+        keep[l.header] = true;
     }
-    let mut new_id = vec![u32::MAX; n];
+    let mut new_id: IndexVec<BlockId, BlockId> = blocks.iter().map(|_| BlockId(u32::MAX)).collect();
     let mut next = 0;
-    for i in 0..n {
+    for i in blocks.indices() {
         if keep[i] {
-            new_id[i] = next;
+            new_id[i] = BlockId(next);
             next += 1;
         }
     }
     let remap = |ids: &[BlockId]| -> Vec<BlockId> {
         ids.iter()
-            .filter(|b| keep[b.0 as usize])
-            .map(|b| BlockId(new_id[b.0 as usize]))
+            .filter(|&&b| keep[b])
+            .map(|&b| new_id[b])
             .collect()
     };
     let out = blocks
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .filter(|(i, _)| keep[*i])
         .map(|(_, b)| Block {
             nodes: b.nodes.clone(),
@@ -584,7 +580,7 @@ fn prune(blocks: Vec<Block>, mut loops: Vec<Loop>) -> (Vec<Block>, Vec<Loop>) {
         })
         .collect();
     for l in &mut loops {
-        l.header = BlockId(new_id[l.header.0 as usize]);
+        l.header = new_id[l.header];
     }
     (out, loops)
 }

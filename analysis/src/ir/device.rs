@@ -7,7 +7,7 @@
 //! running in more places, so it terminates (also on recursion).
 
 use super::cfg::Exec;
-use super::{Callee, ExprId, ExprKind, FuncId, Function, Module, StmtId, StmtKind};
+use super::{Callee, ExprId, ExprKind, FuncId, Function, IndexVec, Module, StmtId, StmtKind};
 
 /// A call of a function with a body, and whether it sits inside a kernel of its caller.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -20,12 +20,12 @@ pub struct CallSite {
 /// Every direct call in every lowered function body.
 pub fn call_sites(module: &Module) -> Vec<CallSite> {
     let mut out = Vec::new();
-    for (i, f) in module.functions.iter().enumerate() {
+    for (caller, f) in module.functions.iter_enumerated() {
         if let Some(body) = f.body {
             let mut w = CallWalker {
                 module,
                 func: f,
-                caller: FuncId(i as u32),
+                caller,
                 out: &mut out,
             };
             w.stmt(body, false, 0);
@@ -35,22 +35,19 @@ pub fn call_sites(module: &Module) -> Vec<CallSite> {
 }
 
 /// Execution space of every function in `module`, indexed by `FuncId`.
-pub fn classify(module: &Module) -> Vec<Exec> {
+pub fn classify(module: &Module) -> IndexVec<FuncId, Exec> {
     let sites = call_sites(module);
-    let n = module.functions.len();
-    let mut host = vec![false; n];
-    let mut device = vec![false; n];
-    for (i, f) in module.functions.iter().enumerate() {
-        device[i] = f.declare_target;
-    }
-    let mut called = vec![false; n];
+    let mut host: IndexVec<FuncId, bool> = module.functions.iter().map(|_| false).collect();
+    let mut device: IndexVec<FuncId, bool> =
+        module.functions.iter().map(|f| f.declare_target).collect();
+    let mut called: IndexVec<FuncId, bool> = module.functions.iter().map(|_| false).collect();
     for s in &sites {
         if s.caller != s.callee {
-            called[s.callee.0 as usize] = true;
+            called[s.callee] = true;
         }
     }
     // Roots: functions nobody calls (main, library entry points) run on the host.
-    for i in 0..n {
+    for i in module.functions.indices() {
         if !called[i] && !device[i] {
             host[i] = true;
         }
@@ -58,7 +55,7 @@ pub fn classify(module: &Module) -> Vec<Exec> {
     loop {
         let mut changed = false;
         for s in &sites {
-            let (caller, callee) = (s.caller.0 as usize, s.callee.0 as usize);
+            let (caller, callee) = (s.caller, s.callee);
             let from_device = s.in_kernel || device[caller];
             let from_host = !s.in_kernel && host[caller];
             if from_device && !device[callee] {
@@ -74,7 +71,9 @@ pub fn classify(module: &Module) -> Vec<Exec> {
             break;
         }
     }
-    (0..n)
+    module
+        .functions
+        .indices()
         .map(|i| match (host[i], device[i]) {
             (_, false) => Exec::Host,
             (false, true) => Exec::Device,

@@ -58,11 +58,18 @@ impl<I: Idx, T> IndexVec<I, T> {
     pub fn get(&self, id: I) -> Option<&T> {
         self.raw.get(id.index())
     }
+    pub fn get_mut(&mut self, id: I) -> Option<&mut T> {
+        self.raw.get_mut(id.index())
+    }
     pub fn iter(&self) -> std::slice::Iter<'_, T> {
         self.raw.iter()
     }
     pub fn iter_mut(&mut self) -> std::slice::IterMut<'_, T> {
         self.raw.iter_mut()
+    }
+    /// Every id, in order.
+    pub fn indices(&self) -> impl DoubleEndedIterator<Item = I> + ExactSizeIterator + use<I, T> {
+        (0..self.raw.len()).map(I::from_usize)
     }
     /// `(id, value)` pairs in id order.
     pub fn iter_enumerated(&self) -> impl DoubleEndedIterator<Item = (I, &T)> + '_ {
@@ -113,6 +120,14 @@ impl<I, T> From<Vec<T>> for IndexVec<I, T> {
 impl<I, T> FromIterator<T> for IndexVec<I, T> {
     fn from_iter<It: IntoIterator<Item = T>>(iter: It) -> Self {
         Vec::from_iter(iter).into()
+    }
+}
+
+impl<I, T> IntoIterator for IndexVec<I, T> {
+    type Item = T;
+    type IntoIter = std::vec::IntoIter<T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.raw.into_iter()
     }
 }
 

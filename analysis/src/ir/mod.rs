@@ -34,8 +34,8 @@ pub struct StmtId(pub u32);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct ExprId(pub u32);
 
-index_vec::impl_idx!(DirId);
-pub use index_vec::IndexVec;
+index_vec::impl_idx!(DirId, FuncId, VarId, StmtId, ExprId);
+pub use index_vec::{Idx, IndexVec};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
@@ -50,8 +50,8 @@ pub struct Module {
     pub language: Option<Language>,
     /// Length of the main file in bytes; every span is within it.
     pub source_len: u32,
-    pub vars: Vec<Var>,
-    pub functions: Vec<Function>,
+    pub vars: IndexVec<VarId, Var>,
+    pub functions: IndexVec<FuncId, Function>,
     /// Every `#pragma omp` of the main file that parsed to a known directive, in source order.
     pub directives: IndexVec<DirId, DirectiveInfo>,
     pub diagnostics: Vec<Diagnostic>,
@@ -67,10 +67,10 @@ pub struct Module {
 
 impl Module {
     pub fn var(&self, id: VarId) -> &Var {
-        &self.vars[id.0 as usize]
+        &self.vars[id]
     }
     pub fn function(&self, id: FuncId) -> &Function {
-        &self.functions[id.0 as usize]
+        &self.functions[id]
     }
     pub fn directive(&self, id: DirId) -> &DirectiveInfo {
         &self.directives[id]
@@ -97,10 +97,8 @@ impl Module {
     }
     pub fn globals(&self) -> impl Iterator<Item = (VarId, &Var)> {
         self.vars
-            .iter()
-            .enumerate()
+            .iter_enumerated()
             .filter(|(_, v)| matches!(v.storage, Storage::Global | Storage::StaticGlobal))
-            .map(|(i, v)| (VarId(i as u32), v))
     }
 }
 
@@ -151,18 +149,18 @@ pub struct Function {
     /// Enclosed by `declare target` / `begin declare target`, or named in one.
     pub declare_target: bool,
     pub body: Option<StmtId>,
-    pub stmts: Vec<Stmt>,
-    pub exprs: Vec<Expr>,
+    pub stmts: IndexVec<StmtId, Stmt>,
+    pub exprs: IndexVec<ExprId, Expr>,
     /// Why this function is not analysed, if it is not (e.g. `goto`).
     pub not_analysed: Option<String>,
 }
 
 impl Function {
     pub fn stmt(&self, id: StmtId) -> &Stmt {
-        &self.stmts[id.0 as usize]
+        &self.stmts[id]
     }
     pub fn expr(&self, id: ExprId) -> &Expr {
-        &self.exprs[id.0 as usize]
+        &self.exprs[id]
     }
 }
 

@@ -4,7 +4,8 @@
 use super::access::{Access, PathElem, Root};
 use super::cfg::{self, Cfg, NodeKind};
 use super::{
-    device, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtKind, Storage, Var,
+    device, Callee, ExprId, ExprKind, FuncId, Function, IndexVec, Module, Span, StmtKind, Storage,
+    Var,
 };
 use std::fmt::Write;
 
@@ -22,7 +23,7 @@ pub fn render_module(m: &Module) -> String {
 /// `omplens ir` adds side effects and dependencies), over the functions' AST-CFGs `cfgs`.
 pub fn render_module_with(
     m: &Module,
-    cfgs: &[Option<Cfg>],
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
     annotate: &mut dyn FnMut(FuncId, &Function, &mut String),
 ) -> String {
     let mut out = String::new();
@@ -56,9 +57,8 @@ pub fn render_module_with(
             let _ = writeln!(out, "  {}", var_line(m, v));
         }
     }
-    for (i, f) in m.functions.iter().enumerate() {
-        if let Some(g) = &cfgs[i] {
-            let id = FuncId(i as u32);
+    for (id, f) in m.functions.iter_enumerated() {
+        if let Some(g) = &cfgs[id] {
             render_function(m, id, f, g, &mut out);
             annotate(id, f, &mut out);
         }

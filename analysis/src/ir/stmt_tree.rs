@@ -1,12 +1,12 @@
 //! The statement tree of one function (DawnCC's scope tree): parents, loops and blocks, so
 //! that inserted regions and directives land where braces and scopes stay valid.
 
-use crate::ir::{Function, StmtId, StmtKind};
+use crate::ir::{Function, IndexVec, StmtId, StmtKind};
 use crate::pragma::Span;
 
 pub struct StmtTree<'f> {
     pub func: &'f Function,
-    parent: Vec<Option<StmtId>>,
+    parent: IndexVec<StmtId, Option<StmtId>>,
 }
 
 use crate::ir::stmt_children;
@@ -20,16 +20,17 @@ pub fn is_loop(kind: &StmtKind) -> bool {
 
 impl<'f> StmtTree<'f> {
     pub fn new(func: &'f Function) -> StmtTree<'f> {
-        let mut parent = vec![None; func.stmts.len()];
+        let mut parent: IndexVec<StmtId, Option<StmtId>> =
+            func.stmts.iter().map(|_| None).collect();
         let mut stack: Vec<StmtId> = func.body.into_iter().collect();
-        let mut seen = vec![false; func.stmts.len()];
+        let mut seen: IndexVec<StmtId, bool> = func.stmts.iter().map(|_| false).collect();
         while let Some(s) = stack.pop() {
-            if std::mem::replace(&mut seen[s.0 as usize], true) {
+            if std::mem::replace(&mut seen[s], true) {
                 continue;
             }
             for c in stmt_children(&func.stmt(s).kind) {
-                if (c.0 as usize) < parent.len() {
-                    parent[c.0 as usize] = Some(s);
+                if let Some(p) = parent.get_mut(c) {
+                    *p = Some(s);
                     stack.push(c);
                 }
             }
@@ -38,7 +39,7 @@ impl<'f> StmtTree<'f> {
     }
 
     pub fn parent(&self, s: StmtId) -> Option<StmtId> {
-        self.parent.get(s.0 as usize).copied().flatten()
+        self.parent.get(s).copied().flatten()
     }
 
     /// `s` and its ancestors, innermost first.

@@ -4,7 +4,7 @@
 
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::Cfg;
-use crate::ir::{ExprKind, FuncId, Module, StmtId, TypeKind, VarId};
+use crate::ir::{ExprKind, FuncId, IndexVec, Module, StmtId, TypeKind, VarId};
 use crate::semantics::constants;
 use crate::semantics::sections::Unbounded;
 use crate::semantics::sections::{self, Section};
@@ -21,7 +21,7 @@ pub struct Extent {
 pub fn of(
     module: &Module,
     id: FuncId,
-    cfgs: &[Option<Cfg>],
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
     o: &Object,
     seeds: &[StmtId],
 ) -> Result<Extent, String> {
@@ -42,7 +42,7 @@ pub fn of(
             bytes: ty.size,
         }),
         TypeKind::Pointer(elem) => {
-            let Some(g) = cfgs[id.0 as usize].as_ref() else {
+            let Some(g) = cfgs[id].as_ref() else {
                 return Err("its function is not analysed".into());
             };
             let here = sections::accessed_section_named(module, id, g, v, seeds);
@@ -104,12 +104,12 @@ pub fn of(
 fn hosted_sections(
     module: &Module,
     id: FuncId,
-    cfgs: &[Option<Cfg>],
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
     v: VarId,
     seeds: &[StmtId],
 ) -> Vec<Option<Section>> {
     let func = module.function(id);
-    let Some(g) = cfgs[id.0 as usize].as_ref() else {
+    let Some(g) = cfgs[id].as_ref() else {
         return Vec::new();
     };
     let mut out = Vec::new();
@@ -132,7 +132,7 @@ fn hosted_sections(
                 continue;
             }
             let callee = module.function(*c);
-            let (Some(p), Some(cg)) = (callee.params.get(*i), cfgs[c.0 as usize].as_ref()) else {
+            let (Some(p), Some(cg)) = (callee.params.get(*i), cfgs[*c].as_ref()) else {
                 out.push(None);
                 continue;
             };

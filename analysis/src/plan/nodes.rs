@@ -4,12 +4,13 @@
 //! A loop inside a kernel is taken to run at least once, as the validity analysis does: its
 //! header does not lead straight to the loop exit; its latches do.
 
-use crate::ir::cfg::{Cfg, Exec, LoopId, Node};
+use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId, Node};
+use crate::ir::IndexVec;
 
 pub struct NodeGraph<'g> {
     pub cfg: &'g Cfg,
     /// (block, index in block); None for the stand-in of an empty block.
-    pub at: Vec<(usize, Option<usize>)>,
+    pub at: Vec<(BlockId, Option<usize>)>,
     pub succs: Vec<Vec<usize>>,
     pub preds: Vec<Vec<usize>>,
 }
@@ -17,8 +18,8 @@ pub struct NodeGraph<'g> {
 impl<'g> NodeGraph<'g> {
     pub fn new(cfg: &'g Cfg) -> NodeGraph<'g> {
         let mut at = Vec::new();
-        let mut first = Vec::with_capacity(cfg.blocks.len());
-        for (b, block) in cfg.blocks.iter().enumerate() {
+        let mut first: IndexVec<BlockId, usize> = IndexVec::new();
+        for (b, block) in cfg.blocks.iter_enumerated() {
             first.push(at.len());
             if block.nodes.is_empty() {
                 at.push((b, None));
@@ -26,32 +27,28 @@ impl<'g> NodeGraph<'g> {
                 at.extend((0..block.nodes.len()).map(|i| (b, Some(i))));
             }
         }
-        let last = |b: usize| first[b] + cfg.blocks[b].nodes.len().max(1) - 1;
-        let mut block_succs: Vec<Vec<usize>> = cfg
-            .blocks
-            .iter()
-            .map(|bl| bl.succs.iter().map(|s| s.0 as usize).collect())
-            .collect();
-        let in_loop = |b: usize, l: LoopId| {
+        let last = |b: BlockId| first[b] + cfg.blocks[b].nodes.len().max(1) - 1;
+        let mut block_succs: IndexVec<BlockId, Vec<BlockId>> =
+            cfg.blocks.iter().map(|bl| bl.succs.clone()).collect();
+        let in_loop = |b: BlockId, l: LoopId| {
             cfg.blocks[b]
                 .loop_id
                 .is_some_and(|x| cfg.loop_chain(x).any(|c| c == l))
         };
-        for (li, lp) in cfg.loops.iter().enumerate() {
+        for (l, lp) in cfg.loops.iter_enumerated() {
             if lp.exec != Exec::Device {
                 continue;
             }
-            let l = LoopId(li as u32);
-            let h = lp.header.0 as usize;
-            let exits: Vec<usize> = block_succs[h]
+            let h = lp.header;
+            let exits: Vec<BlockId> = block_succs[h]
                 .iter()
                 .copied()
                 .filter(|&s| !in_loop(s, l))
                 .collect();
-            let latches: Vec<usize> = cfg.blocks[h]
+            let latches: Vec<BlockId> = cfg.blocks[h]
                 .preds
                 .iter()
-                .map(|p| p.0 as usize)
+                .copied()
                 .filter(|&p| in_loop(p, l))
                 .collect();
             if latches.is_empty() || exits.is_empty() {
@@ -67,7 +64,7 @@ impl<'g> NodeGraph<'g> {
             }
         }
         let mut succs = vec![Vec::new(); at.len()];
-        for (b, bs) in block_succs.iter().enumerate() {
+        for (b, bs) in block_succs.iter_enumerated() {
             for (i, s) in succs.iter_mut().enumerate().take(last(b)).skip(first[b]) {
                 s.push(i + 1);
             }

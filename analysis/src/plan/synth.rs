@@ -15,9 +15,9 @@
 use super::extent::{self, Extent};
 use super::nodes::NodeGraph;
 use super::*;
-use crate::ir::cfg::{self, Cfg, Exec, NodeKind};
+use crate::ir::cfg::{self, BlockId, Cfg, Exec, NodeKind};
 use crate::ir::stmt_tree::{contains, is_loop, StmtTree};
-use crate::ir::{device, BindingTarget, Module, StmtId, StmtKind, Storage, VarId};
+use crate::ir::{device, BindingTarget, IndexVec, Module, StmtId, StmtKind, Storage, VarId};
 use crate::semantics::effects::{self, Summary};
 use crate::semantics::sections::Section;
 use crate::semantics::symbolic::Poly;
@@ -29,16 +29,18 @@ pub fn plan(module: &Module) -> Plan {
     let execs = device::classify(module);
     let cfgs = cfg::build_all(module, &execs);
     let sums = effects::summarize_with(module, &cfgs);
-    let wrappers: Vec<bool> = (0..module.functions.len())
-        .map(|i| is_device_wrapper(module, FuncId(i as u32), &cfgs, &sums))
+    let wrappers: IndexVec<FuncId, bool> = module
+        .functions
+        .indices()
+        .map(|i| is_device_wrapper(module, i, &cfgs, &sums))
         .collect();
     let mut out = Plan::default();
-    for (i, f) in module.functions.iter().enumerate() {
+    for (i, f) in module.functions.iter_enumerated() {
         let Some(g) = &cfgs[i] else { continue };
         if f.not_analysed.is_some() || !f.in_main_file || g.exec == Exec::Device {
             continue;
         }
-        let ctx = FnCtx::new(module, FuncId(i as u32), &cfgs, &sums, &wrappers);
+        let ctx = FnCtx::new(module, i, &cfgs, &sums, &wrappers);
         if let Some(fp) = ctx.plan(&mut out.diagnostics) {
             out.functions.push(fp);
         }
@@ -51,12 +53,17 @@ use crate::ir::kernel_stmts;
 
 /// A function whose effects on data it shares with callers all happen inside its kernels:
 /// a caller may keep that data on the device around its calls.
-fn is_device_wrapper(module: &Module, id: FuncId, cfgs: &[Option<Cfg>], sums: &[Summary]) -> bool {
+fn is_device_wrapper(
+    module: &Module,
+    id: FuncId,
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
+    sums: &IndexVec<FuncId, Summary>,
+) -> bool {
     let f = module.function(id);
-    if cfgs[id.0 as usize].is_none() || f.not_analysed.is_some() || f.is_template {
+    if cfgs[id].is_none() || f.not_analysed.is_some() || f.is_template {
         return false;
     }
-    let s = &sums[id.0 as usize];
+    let s = &sums[id];
     let effects = s
         .params
         .iter()
@@ -79,13 +86,13 @@ struct FnCtx<'a> {
     func: &'a crate::ir::Function,
     tree: StmtTree<'a>,
     g: &'a Cfg,
-    cfgs: &'a [Option<Cfg>],
+    cfgs: &'a IndexVec<FuncId, Option<Cfg>>,
     ng: NodeGraph<'a>,
     /// Events per flattened node.
     events: Vec<Vec<RawEvent>>,
     deps: Vec<Dependency>,
     dep_node: Vec<Option<usize>>,
-    wrappers: &'a [bool],
+    wrappers: &'a IndexVec<FuncId, bool>,
 }
 
 /// The region chosen for a function: sibling statements `range` (one or more).
@@ -100,14 +107,12 @@ impl<'a> FnCtx<'a> {
     fn new(
         module: &'a Module,
         id: FuncId,
-        cfgs: &'a [Option<Cfg>],
-        sums: &'a [Summary],
-        wrappers: &'a [bool],
+        cfgs: &'a IndexVec<FuncId, Option<Cfg>>,
+        sums: &'a IndexVec<FuncId, Summary>,
+        wrappers: &'a IndexVec<FuncId, bool>,
     ) -> FnCtx<'a> {
         let func = module.function(id);
-        let g = cfgs[id.0 as usize]
-            .as_ref()
-            .expect("planned functions have a CFG");
+        let g = cfgs[id].as_ref().expect("planned functions have a CFG");
         let ng = NodeGraph::new(g);
         let raw = validity::node_events(module, id, g, sums);
         let deps = validity::dependencies_from_events(module, id, g, &raw);
@@ -116,7 +121,7 @@ impl<'a> FnCtx<'a> {
             .iter()
             .map(|&(b, k)| k.map(|k| raw[b][k].clone()).unwrap_or_default())
             .collect();
-        let index: HashMap<(usize, usize), usize> = ng
+        let index: HashMap<(BlockId, usize), usize> = ng
             .at
             .iter()
             .enumerate()
@@ -124,7 +129,7 @@ impl<'a> FnCtx<'a> {
             .collect();
         let dep_node = deps
             .iter()
-            .map(|d| index.get(&(d.block.0 as usize, d.node)).copied())
+            .map(|d| index.get(&(d.block, d.node)).copied())
             .collect();
         FnCtx {
             module,
@@ -172,7 +177,7 @@ impl<'a> FnCtx<'a> {
                 continue;
             }
             for c in validity::calls_in(self.func, &n.exprs) {
-                if c != self.id && self.wrappers[c.0 as usize] {
+                if c != self.id && self.wrappers[c] {
                     hosted.insert(c);
                     seeds.push(n.stmt);
                 }
@@ -761,9 +766,9 @@ impl<'a> FnCtx<'a> {
         let find = |sp: Span| {
             self.func
                 .stmts
-                .iter()
-                .position(|st| st.span == sp)
-                .map(|i| StmtId(i as u32))
+                .iter_enumerated()
+                .find(|(_, st)| st.span == sp)
+                .map(|(i, _)| i)
         };
         let (Some(sa), Some(sb)) = (find(a), find(b)) else {
             return false;

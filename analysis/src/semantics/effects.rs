@@ -11,7 +11,7 @@
 
 use crate::ir::access::{Access, AccessKind, Escape, Root};
 use crate::ir::cfg::{self, Exec};
-use crate::ir::{device, ExprKind, FuncId, Function, Module, Storage, TypeKind, VarId};
+use crate::ir::{device, ExprKind, FuncId, Function, IndexVec, Module, Storage, TypeKind, VarId};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Reads and writes, split by where they run relative to the function.
@@ -122,21 +122,22 @@ pub struct Summary {
 /// Summaries of every function of `module`, indexed by `FuncId`. Functions without a body are
 /// judged from their prototype: data behind a pointer or reference to const is read,
 /// other pointer and reference parameters are read and written.
-pub fn summarize(module: &Module) -> Vec<Summary> {
+pub fn summarize(module: &Module) -> IndexVec<FuncId, Summary> {
     let execs = device::classify(module);
     summarize_with(module, &cfg::build_all(module, &execs))
 }
 
 /// [`summarize`] over AST-CFGs already built (`cfg::build_all`).
-pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary> {
+pub fn summarize_with(
+    module: &Module,
+    cfgs: &IndexVec<FuncId, Option<cfg::Cfg>>,
+) -> IndexVec<FuncId, Summary> {
     let sites = device::call_sites(module);
-    let facts: Vec<Option<FunctionFacts>> = module
+    let facts: IndexVec<FuncId, Option<FunctionFacts>> = module
         .functions
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let id = FuncId(i as u32);
-            cfgs[i].as_ref().filter(|_| f.has_body).map(|g| {
+        .iter_enumerated()
+        .map(|(id, f)| {
+            cfgs[id].as_ref().filter(|_| f.has_body).map(|g| {
                 let mut callees: Vec<(FuncId, bool)> = sites
                     .iter()
                     .filter(|s| s.caller == id)
@@ -148,7 +149,7 @@ pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary
             })
         })
         .collect();
-    let mut sums: Vec<Summary> = module
+    let mut sums: IndexVec<FuncId, Summary> = module
         .functions
         .iter()
         .map(|f| {
@@ -165,7 +166,7 @@ pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary
     // Chaotic iteration to the least fixed point; each round can only add effects.
     loop {
         let mut changed = false;
-        for (i, facts) in facts.iter().enumerate() {
+        for (i, facts) in facts.iter_enumerated() {
             let Some(facts) = facts else { continue };
             let new = facts.apply(&sums);
             if new != sums[i] {
@@ -322,7 +323,7 @@ impl FunctionFacts {
         }
     }
 
-    fn apply(&self, sums: &[Summary]) -> Summary {
+    fn apply(&self, sums: &IndexVec<FuncId, Summary>) -> Summary {
         let mut s = Summary {
             params: vec![Effect::default(); self.params],
             ..Summary::default()
@@ -344,7 +345,7 @@ impl FunctionFacts {
             add(&mut s, *t, *e);
         }
         for c in &self.calls {
-            let callee = &sums[c.callee.0 as usize];
+            let callee = &sums[c.callee];
             let e = match c.index {
                 Some(i) => callee.params.get(i).copied().unwrap_or(Effect {
                     // A variadic argument passed by address: conservative.
@@ -358,7 +359,7 @@ impl FunctionFacts {
         }
         // What callees do to globals happens to the caller's globals too.
         for &(callee, in_kernel) in &self.callees {
-            for (v, e) in &sums[callee.0 as usize].globals {
+            for (v, e) in &sums[callee].globals {
                 add(&mut s, Target::Global(*v), e.at_call_site(in_kernel));
             }
         }

@@ -16,8 +16,8 @@ use super::symbolic::{children, is_integer, Deps, ExprPolys, Poly};
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
 use crate::ir::{
-    BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, Span, StmtId, StmtKind, TypeKind,
-    UnaryOp, VarId,
+    BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, IndexVec, Module, Span, StmtId, StmtKind,
+    TypeKind, UnaryOp, VarId,
 };
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
@@ -170,7 +170,7 @@ fn analyse(
         TypeKind::Pointer(_) | TypeKind::Array { len: None, .. } => {}
         _ => return Err(nothing()),
     }
-    let loop_inside: Vec<bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
+    let loop_inside: IndexVec<LoopId, bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
     let mut a = Analysis {
         module,
         f,
@@ -287,7 +287,7 @@ struct Analysis<'a> {
     /// loop they are the induction variable of.
     stray: BTreeSet<VarId>,
     /// Per loop: whether it lies inside the statements.
-    loop_inside: Vec<bool>,
+    loop_inside: IndexVec<LoopId, bool>,
     /// Counters of the `while` and `do` loops inside the statements.
     while_ivs: BTreeMap<LoopId, WhileIv>,
     /// Locals declared inside the statements and set only by plain assignments (or their
@@ -315,7 +315,7 @@ impl Analysis<'_> {
             .values()
             .any(|w| w.var == x && (n.stmt == w.init_stmt || n.stmt == w.step_stmt));
         counter
-            || self.cfg.loops.iter().enumerate().any(|(i, l)| {
+            || self.cfg.loops.iter_enumerated().any(|(i, l)| {
                 if !self.loop_inside[i] || l.induction != Some(x) {
                     return false;
                 }
@@ -548,7 +548,7 @@ impl Analysis<'_> {
 
     /// The counter of loop `l`: a `for` loop's induction variable or a `while`/`do` counter.
     fn counter(&self, l: LoopId) -> Option<VarId> {
-        self.cfg.loops[l.0 as usize]
+        self.cfg.loops[l]
             .induction
             .or_else(|| self.while_ivs.get(&l).map(|w| w.var))
     }
@@ -561,7 +561,7 @@ impl Analysis<'_> {
             Some(l) => self
                 .cfg
                 .loop_chain(l)
-                .filter(|l| self.loop_inside[l.0 as usize])
+                .filter(|l| self.loop_inside[*l])
                 .filter_map(|l| self.counter(l).map(|v| (v, l)))
                 .collect(),
             None => Vec::new(),
@@ -782,7 +782,7 @@ impl Analysis<'_> {
         let (init, step, cond, is_do) = match self.while_ivs.get(&l) {
             Some(w) => (w.init, w.step, w.cond, w.is_do),
             None => {
-                let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l.0 as usize].stmt).kind else {
+                let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l].stmt).kind else {
                     return None;
                 };
                 let (init, step, cond) = (fl.init?, fl.step?, fl.cond?);
@@ -899,7 +899,7 @@ impl Analysis<'_> {
 
     /// The counters of the `while` and `do` loops inside the statements.
     fn find_while_ivs(&mut self) {
-        for i in 0..self.cfg.loops.len() {
+        for i in self.cfg.loops.indices() {
             if !self.loop_inside[i] {
                 continue;
             }
@@ -909,7 +909,7 @@ impl Analysis<'_> {
                 _ => continue,
             };
             if let Some(w) = self.while_iv(stmt, cond, body) {
-                self.while_ivs.insert(LoopId(i as u32), w);
+                self.while_ivs.insert(i, w);
             }
         }
     }
@@ -1267,14 +1267,12 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
             }
         }
     }
-    for (i, ex) in f.exprs.iter().enumerate() {
+    for (i, ex) in f.exprs.iter_enumerated() {
         match ex.kind {
             ExprKind::Assign(None, l, r) if is_var(l) => sizes.extend(alloc_bytes(r)),
             ExprKind::Assign(Some(_), l, _) if is_var(l) => return None,
             ExprKind::Unary(op, x) if op.is_increment() && is_var(x) => return None,
-            ExprKind::Unary(UnaryOp::AddrOf, x)
-                if is_var(x) && !memalign_addr.contains(&ExprId(i as u32)) =>
-            {
+            ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(x) && !memalign_addr.contains(&i) => {
                 return None
             }
             _ => {}
@@ -1330,7 +1328,7 @@ pub fn covered_sections(
     };
     let mut every_iteration = BTreeSet::new();
     unconditional(f, kernel, true, &mut every_iteration, 0);
-    let loop_inside: Vec<bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
+    let loop_inside: IndexVec<LoopId, bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
     let mut a = Analysis {
         module,
         f,
@@ -1368,9 +1366,9 @@ pub fn covered_sections(
         if n.kind != NodeKind::Stmt || !every_iteration.contains(&n.stmt) {
             continue;
         }
-        let lp = &cfg.loops[l.0 as usize];
+        let lp = &cfg.loops[l];
         let Some(iv) = lp.induction else { continue };
-        if !a.loop_inside[l.0 as usize] || a.stray.contains(&iv) {
+        if !a.loop_inside[l] || a.stray.contains(&iv) {
             continue;
         }
         let StmtKind::For(fl) = &f.stmt(lp.stmt).kind else {

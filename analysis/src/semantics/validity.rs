@@ -12,7 +12,7 @@ use super::effects::{self, Summary};
 use super::sections;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId};
-use crate::ir::{device, FuncId, Module, StmtId, VarId};
+use crate::ir::{device, FuncId, IndexVec, Module, StmtId, VarId};
 use std::collections::BTreeMap;
 
 /// Data the analysis follows: a variable (for a pointer, the data it points to) or a data
@@ -99,7 +99,12 @@ struct Event {
 }
 
 /// The dependencies of function `id`, whose AST-CFG is `g`.
-pub fn dependencies(module: &Module, id: FuncId, g: &Cfg, sums: &[Summary]) -> Vec<Dependency> {
+pub fn dependencies(
+    module: &Module,
+    id: FuncId,
+    g: &Cfg,
+    sums: &IndexVec<FuncId, Summary>,
+) -> Vec<Dependency> {
     dependencies_from_events(module, id, g, &node_events(module, id, g, sums))
 }
 
@@ -109,7 +114,7 @@ pub(crate) fn dependencies_from_events(
     module: &Module,
     id: FuncId,
     g: &Cfg,
-    raw: &[Vec<Vec<RawEvent>>],
+    raw: &IndexVec<BlockId, Vec<Vec<RawEvent>>>,
 ) -> Vec<Dependency> {
     // Only objects some device code touches can need a copy.
     let mut tracked: Vec<Object> = raw
@@ -126,7 +131,7 @@ pub(crate) fn dependencies_from_events(
     }
     let index: std::collections::HashMap<&Object, usize> =
         tracked.iter().enumerate().map(|(i, o)| (o, i)).collect();
-    let events: Vec<Vec<Vec<Event>>> = raw
+    let events: IndexVec<BlockId, Vec<Vec<Event>>> = raw
         .iter()
         .map(|b| {
             b.iter()
@@ -150,10 +155,10 @@ pub(crate) fn dependencies_from_events(
     let with_back = solve(g, &events, n, Mode::Whole);
     // A read is carried around loop L when, entering L with everything valid, it is stale with
     // L's back edge and not without it: the staleness comes from the previous iteration.
-    let mut isolated: BTreeMap<(LoopId, bool), Vec<State>> = BTreeMap::new();
+    let mut isolated: BTreeMap<(LoopId, bool), IndexVec<BlockId, State>> = BTreeMap::new();
     let stale = |st: &State, e: &Event| !st.get(e.on_device, e.object);
     let mut out = Vec::new();
-    for (b, block) in g.blocks.iter().enumerate() {
+    for (b, block) in g.blocks.iter_enumerated() {
         let mut state = with_back[b].clone();
         for (i, node) in block.nodes.iter().enumerate() {
             for (k, e) in events[b][i].iter().enumerate() {
@@ -163,7 +168,7 @@ pub(crate) fn dependencies_from_events(
                         .loop_id
                         .into_iter()
                         .flat_map(|l| g.loop_chain(l))
-                        .filter(|l| g.loops[l.0 as usize].exec != Exec::Device);
+                        .filter(|l| g.loops[*l].exec != Exec::Device);
                     for l in host_loops {
                         let mut at = |keep_back: bool| {
                             let sol = isolated.entry((l, keep_back)).or_insert_with(|| {
@@ -183,7 +188,7 @@ pub(crate) fn dependencies_from_events(
                         } else {
                             Direction::ToHost
                         },
-                        block: BlockId(b as u32),
+                        block: b,
                         node: i,
                         stmt: node.stmt,
                         loop_carried: carried,
@@ -207,7 +212,7 @@ pub(crate) fn dependencies_from_events(
 }
 
 /// Dependencies of every function with a body, indexed by `FuncId` (empty without a body).
-pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
+pub fn all_dependencies(module: &Module) -> IndexVec<FuncId, Vec<Dependency>> {
     let execs = device::classify(module);
     let cfgs = crate::ir::cfg::build_all(module, &execs);
     let sums = effects::summarize_with(module, &cfgs);
@@ -217,15 +222,14 @@ pub fn all_dependencies(module: &Module) -> Vec<Vec<Dependency>> {
 /// [`all_dependencies`] over AST-CFGs and summaries already computed.
 pub fn all_dependencies_with(
     module: &Module,
-    cfgs: &[Option<Cfg>],
-    sums: &[Summary],
-) -> Vec<Vec<Dependency>> {
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
+    sums: &IndexVec<FuncId, Summary>,
+) -> IndexVec<FuncId, Vec<Dependency>> {
     module
         .functions
-        .iter()
-        .enumerate()
+        .iter_enumerated()
         .map(|(i, f)| match &cfgs[i] {
-            Some(g) if f.not_analysed.is_none() => dependencies(module, FuncId(i as u32), g, sums),
+            Some(g) if f.not_analysed.is_none() => dependencies(module, i, g, sums),
             _ => Vec::new(),
         })
         .collect()
@@ -269,41 +273,45 @@ enum Mode {
 }
 
 /// Forward must-analysis to a fixed point.
-fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec<State> {
+fn solve(
+    g: &Cfg,
+    events: &IndexVec<BlockId, Vec<Vec<Event>>>,
+    objects: usize,
+    mode: Mode,
+) -> IndexVec<BlockId, State> {
     // At entry the host copy is valid and the device holds nothing.
     let entry = State::filled(objects, true, false);
     let all_valid = State::filled(objects, true, true);
     let n = g.blocks.len();
-    let mut ins: Vec<Option<State>> = vec![None; n];
-    let mut outs: Vec<Option<State>> = vec![None; n];
-    ins[g.entry.0 as usize] = Some(entry);
+    let mut ins: IndexVec<BlockId, Option<State>> = g.blocks.iter().map(|_| None).collect();
+    let mut outs: IndexVec<BlockId, Option<State>> = g.blocks.iter().map(|_| None).collect();
+    ins[g.entry] = Some(entry);
     // An edge into a loop header from a block inside that loop.
-    let is_back = |from: usize, to: BlockId| {
+    let is_back = |from: BlockId, to: BlockId| {
         g.blocks[from]
             .loop_id
-            .is_some_and(|l| g.loop_chain(l).any(|c| g.loops[c.0 as usize].header == to))
+            .is_some_and(|l| g.loop_chain(l).any(|c| g.loops[c].header == to))
     };
     // A loop inside a kernel is taken to run at least once: its exit sees the state after
     // the body (from its latches), not the zero-trip state of the header. Otherwise every
     // kernel write would only "maybe" happen.
-    let mut latches: std::collections::HashMap<usize, Vec<usize>> = Default::default();
+    let mut latches: std::collections::HashMap<BlockId, Vec<BlockId>> = Default::default();
     for l in g.loops.iter().filter(|l| l.exec == Exec::Device) {
-        let h = l.header.0 as usize;
-        let inside: Vec<usize> = g.blocks[h]
+        let h = l.header;
+        let inside: Vec<BlockId> = g.blocks[h]
             .preds
             .iter()
-            .map(|p| p.0 as usize)
+            .copied()
             .filter(|&p| is_back(p, l.header))
             .collect();
         latches.insert(h, inside);
     }
-    let in_loop_of = |b: usize, header: usize| {
-        g.blocks[b].loop_id.is_some_and(|l| {
-            g.loop_chain(l)
-                .any(|c| g.loops[c.0 as usize].header.0 as usize == header)
-        })
+    let in_loop_of = |b: BlockId, header: BlockId| {
+        g.blocks[b]
+            .loop_id
+            .is_some_and(|l| g.loop_chain(l).any(|c| g.loops[c].header == header))
     };
-    let mut work: Vec<usize> = (0..n).rev().collect();
+    let mut work: Vec<BlockId> = g.blocks.indices().rev().collect();
     let mut rounds = 0usize;
     while let Some(b) = work.pop() {
         rounds += 1;
@@ -312,19 +320,16 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
         }
         let mut preds: Vec<&State> = Vec::new();
         let isolated_header = match mode {
-            Mode::Isolate { l, keep_back } if g.loops[l.0 as usize].header.0 as usize == b => {
-                Some(keep_back)
-            }
+            Mode::Isolate { l, keep_back } if g.loops[l].header == b => Some(keep_back),
             _ => None,
         };
         if isolated_header.is_some() {
             preds.push(&all_valid);
         }
-        for p in &g.blocks[b].preds {
-            let p = p.0 as usize;
+        for &p in &g.blocks[b].preds {
             if let Some(keep_back) = isolated_header {
                 // Entry edges are replaced by the all-valid state; back edges kept or cut.
-                if !keep_back || !is_back(p, BlockId(b as u32)) {
+                if !keep_back || !is_back(p, b) {
                     continue;
                 }
             }
@@ -335,7 +340,7 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
                 _ => preds.extend(outs[p].as_ref()),
             }
         }
-        let input = if b == g.entry.0 as usize {
+        let input = if b == g.entry {
             ins[b].clone().unwrap_or_default()
         } else if let Some((first, rest)) = preds.split_first() {
             let mut m = (*first).clone();
@@ -355,14 +360,11 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
         ins[b] = Some(input);
         if outs[b].as_ref() != Some(&state) {
             outs[b] = Some(state);
-            for s in &g.blocks[b].succs {
-                work.push(s.0 as usize);
+            for &s in &g.blocks[b].succs {
+                work.push(s);
                 // A latch also feeds its loop's exits.
-                if latches
-                    .get(&(s.0 as usize))
-                    .is_some_and(|ls| ls.contains(&b))
-                {
-                    work.extend(g.blocks[s.0 as usize].succs.iter().map(|x| x.0 as usize));
+                if latches.get(&s).is_some_and(|ls| ls.contains(&b)) {
+                    work.extend(g.blocks[s].succs.iter().copied());
                 }
             }
         }
@@ -449,8 +451,8 @@ pub(crate) fn node_events(
     module: &Module,
     id: FuncId,
     g: &Cfg,
-    sums: &[Summary],
-) -> Vec<Vec<Vec<RawEvent>>> {
+    sums: &IndexVec<FuncId, Summary>,
+) -> IndexVec<BlockId, Vec<Vec<RawEvent>>> {
     let func = module.function(id);
     let cover = coverage(module, id, g);
     let overwrites = |n: &crate::ir::cfg::Node, a: &Access| {
@@ -503,8 +505,8 @@ pub(crate) fn node_events(
                 .loop_id
                 .into_iter()
                 .flat_map(|l| g.loop_chain(l))
-                .filter(|l| g.loops[l.0 as usize].exec != Exec::Device)
-                .filter_map(|l| g.loops[l.0 as usize].induction)
+                .filter(|l| g.loops[*l].exec != Exec::Device)
+                .filter_map(|l| g.loops[l].induction)
                 .collect();
             b.nodes
                 .iter()
@@ -513,7 +515,7 @@ pub(crate) fn node_events(
                     let mut evs = Vec::new();
                     // What callees do to globals, at this node.
                     for callee in calls_in(func, &n.exprs) {
-                        for (v, e) in &sums[callee.0 as usize].globals {
+                        for (v, e) in &sums[callee].globals {
                             let e = effect_at(*e, on_device);
                             for (dev, r, w) in e {
                                 // Callees write parts of what they are given.
@@ -528,7 +530,7 @@ pub(crate) fn node_events(
                                 callee: Some(c),
                                 index,
                             }) => {
-                                let s = &sums[c.0 as usize];
+                                let s = &sums[*c];
                                 let e = match index {
                                     Some(i) => s.params.get(*i).copied().unwrap_or_default(),
                                     None => s.this,

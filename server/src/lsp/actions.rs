@@ -193,9 +193,9 @@ fn refactor(
 pub fn function_at(module: &Module, offset: u32) -> Option<FuncId> {
     module
         .functions
-        .iter()
-        .position(|f| f.has_body && f.span.is_some_and(|s| s.start <= offset && offset <= s.end))
-        .map(|i| FuncId(i as u32))
+        .iter_enumerated()
+        .find(|(_, f)| f.has_body && f.span.is_some_and(|s| s.start <= offset && offset <= s.end))
+        .map(|(i, _)| i)
 }
 
 fn only(fp: FunctionPlan) -> Plan {

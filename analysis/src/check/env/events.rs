@@ -6,7 +6,7 @@ use super::state::{join_into, Counts, ObjState, State, STALE, VALID};
 use super::*;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::Node;
-use crate::ir::{Function, Storage};
+use crate::ir::{Function, IndexVec, Storage};
 use crate::pragma::DirectiveKind;
 use crate::semantics::effects::Effect;
 use crate::semantics::validity::{calls_in, coverage, is_partial_write, member_path};
@@ -72,14 +72,14 @@ pub(super) struct FnInterp<'a> {
     id: FuncId,
     func: &'a Function,
     g: &'a Cfg,
-    sums: &'a [Summary],
+    sums: &'a IndexVec<FuncId, Summary>,
     objects: Vec<Object>,
     index: HashMap<Object, usize>,
     entry: State,
     items: HashMap<DirId, DirectiveItems>,
     kernels: Vec<Kernel>,
     /// Events per block, per node.
-    events: Vec<Vec<Vec<Event>>>,
+    events: IndexVec<BlockId, Vec<Vec<Event>>>,
     /// Full overwrites by a kernel (span of the kernel, variables).
     cover: Vec<(Span, Vec<crate::ir::VarId>)>,
     report: bool,
@@ -104,7 +104,7 @@ impl<'a> FnInterp<'a> {
         source: &str,
         id: FuncId,
         g: &'a Cfg,
-        sums: &'a [Summary],
+        sums: &'a IndexVec<FuncId, Summary>,
         context: BTreeMap<Object, ObjState>,
     ) -> FnInterp<'a> {
         let func = module.function(id);
@@ -119,7 +119,7 @@ impl<'a> FnInterp<'a> {
             entry: Vec::new(),
             items: HashMap::new(),
             kernels: Vec::new(),
-            events: Vec::new(),
+            events: IndexVec::new(),
             cover: coverage(module, id, g),
             report: false,
             facts: Vec::new(),
@@ -204,7 +204,7 @@ impl<'a> FnInterp<'a> {
             .first()
             .map_or(self.func.stmt(n.stmt).span, |e| span_of(*e));
         for callee in calls_in(self.func, &n.exprs) {
-            let globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee.0 as usize]
+            let globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee]
                 .globals
                 .iter()
                 .map(|(v, e)| (*v, *e))
@@ -233,7 +233,7 @@ impl<'a> FnInterp<'a> {
                     callee: Some(c),
                     index,
                 }) => {
-                    let s = &self.sums[c.0 as usize];
+                    let s = &self.sums[*c];
                     let effect = match index {
                         Some(i) => s.params.get(*i).copied().unwrap_or_default(),
                         None => s.this,
@@ -350,7 +350,7 @@ impl<'a> FnInterp<'a> {
             // before it in the kernel writes the object.
             let mut reads: Vec<(u32, usize, Span)> = Vec::new();
             let mut first_write: BTreeMap<usize, u32> = BTreeMap::new();
-            for (b, block) in self.g.blocks.iter().enumerate() {
+            for (b, block) in self.g.blocks.iter_enumerated() {
                 for (n, node) in block.nodes.iter().enumerate() {
                     let at = self.func.stmt(node.stmt).span;
                     if node.exec != Exec::Device || !within(span, at) {
@@ -452,25 +452,30 @@ impl<'a> FnInterp<'a> {
         let n = self.g.blocks.len();
         // Loops that certainly run at least once: their exit sees only the states that went
         // around them, not the zero-trip state of the header.
-        let once: Vec<bool> = (0..n)
+        let once: IndexVec<BlockId, bool> = self
+            .g
+            .blocks
+            .indices()
             .map(|b| {
                 self.g
                     .loops
                     .iter()
-                    .any(|l| l.header.0 as usize == b && runs_once(self.module, self.func, l))
+                    .any(|l| l.header == b && runs_once(self.module, self.func, l))
             })
             .collect();
-        let in_loop_of = |b: usize, header: usize| {
+        let in_loop_of = |b: BlockId, header: BlockId| {
             self.g.blocks[b].loop_id.is_some_and(|l| {
                 self.g
                     .loop_chain(l)
-                    .any(|c| self.g.loops[c.0 as usize].header.0 as usize == header)
+                    .any(|c| self.g.loops[c].header == header)
             })
         };
-        let mut ins: Vec<Option<State>> = vec![None; n];
-        let mut around: Vec<Option<State>> = vec![None; n];
-        ins[self.g.entry.0 as usize] = Some(self.entry.clone());
-        let mut work: Vec<usize> = vec![self.g.entry.0 as usize];
+        let mut ins: IndexVec<BlockId, Option<State>> =
+            self.g.blocks.iter().map(|_| None).collect();
+        let mut around: IndexVec<BlockId, Option<State>> =
+            self.g.blocks.iter().map(|_| None).collect();
+        ins[self.g.entry] = Some(self.entry.clone());
+        let mut work: Vec<BlockId> = vec![self.g.entry];
         let mut rounds = 0usize;
         let merge = |slot: &mut Option<State>, st: &State| match slot {
             Some(cur) => {
@@ -501,7 +506,6 @@ impl<'a> FnInterp<'a> {
                 Some(st.clone())
             };
             for s in self.g.blocks[b].succs.clone() {
-                let s = s.0 as usize;
                 let leaves = once[b] && !in_loop_of(s, b);
                 let out = if leaves {
                     exit_state.as_ref()
@@ -520,12 +524,12 @@ impl<'a> FnInterp<'a> {
         }
         self.report = true;
         let mut exit_state: Option<State> = None;
-        for (b, input) in ins.iter().enumerate() {
+        for (b, input) in ins.iter_enumerated() {
             let Some(mut st) = input.clone() else {
                 continue;
             };
             self.block(b, &mut st);
-            if b == self.g.exit.0 as usize {
+            if b == self.g.exit {
                 exit_state = Some(st);
             }
         }
@@ -666,20 +670,19 @@ impl<'a> FnInterp<'a> {
         });
     }
 
-    fn block(&mut self, b: usize, st: &mut State) {
+    fn block(&mut self, b: BlockId, st: &mut State) {
         let loop_id = self.g.blocks[b].loop_id;
         let host_loop = loop_id.and_then(|l| {
             self.g
                 .loop_chain(l)
-                .find(|x| self.g.loops[x.0 as usize].exec != Exec::Device)
+                .find(|&x| self.g.loops[x].exec != Exec::Device)
         });
         for ni in 0..self.g.blocks[b].nodes.len() {
             let node = &self.g.blocks[b].nodes[ni];
             let (kind, exec, stmt) = (node.kind, node.exec, node.stmt);
             let fid = self.id.0;
-            let at = move |item: usize, to: bool| -> CopyKey {
-                (fid, b as u32, ni as u32, item as u32, to)
-            };
+            let at =
+                move |item: usize, to: bool| -> CopyKey { (fid, b.0, ni as u32, item as u32, to) };
             match kind {
                 NodeKind::Enter(d) | NodeKind::Exit(d) | NodeKind::Standalone(d) => {
                     let dk = self.module.directive(d).directive.kind;
@@ -739,7 +742,7 @@ impl<'a> FnInterp<'a> {
         e: &Event,
         on_device: bool,
         stmt: StmtId,
-        b: usize,
+        b: BlockId,
         untracked: Option<&BTreeSet<usize>>,
     ) {
         match e {
@@ -887,11 +890,11 @@ impl<'a> FnInterp<'a> {
         });
     }
 
-    fn log(&mut self, obj: usize, b: usize, on_device: bool, read: bool, write: bool) {
+    fn log(&mut self, obj: usize, b: BlockId, on_device: bool, read: bool, write: bool) {
         if self.report && (read || write) {
             self.accesses.push(AccessEvent {
                 func: self.id,
-                block: BlockId(b as u32),
+                block: b,
                 object: self.objects[obj].clone(),
                 on_device,
                 read,

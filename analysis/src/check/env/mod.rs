@@ -14,7 +14,7 @@ pub mod items;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
-use crate::ir::{device, DirId, FuncId, Module, Span, StmtId, TypeKind};
+use crate::ir::{device, DirId, FuncId, IndexVec, Module, Span, StmtId, TypeKind};
 use crate::pragma::MapType;
 use crate::semantics::effects::{self, Summary};
 pub use crate::semantics::validity::Object;
@@ -190,14 +190,14 @@ pub struct Facts {
     pub kernels: Vec<KernelImplicit>,
     /// Per access, the state before it (editors' hover).
     pub points: Vec<PointState>,
-    pub cfgs: Vec<Option<Cfg>>,
-    pub execs: Vec<Exec>,
+    pub cfgs: IndexVec<FuncId, Option<Cfg>>,
+    pub execs: IndexVec<FuncId, Exec>,
 }
 
 impl Facts {
     /// Host loop `l` of `func` and every loop inside it contain `block`.
     pub fn in_loop(&self, func: FuncId, l: LoopId, block: BlockId) -> bool {
-        let Some(g) = &self.cfgs[func.0 as usize] else {
+        let Some(g) = &self.cfgs[func] else {
             return false;
         };
         g.block(block)
@@ -230,12 +230,12 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         accesses: Vec::new(),
         kernels: Vec::new(),
         points: Vec::new(),
-        cfgs: Vec::new(),
+        cfgs: IndexVec::new(),
         execs: execs.clone(),
     };
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in host_order(module, &execs) {
-        let Some(g) = cfgs[id.0 as usize].as_ref() else {
+        let Some(g) = cfgs[id].as_ref() else {
             continue;
         };
         if module.function(id).not_analysed.is_some() {
@@ -277,37 +277,37 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
 
 /// Host functions with bodies, callers before callees (roots first; cycles broken in
 /// declaration order).
-fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
+fn host_order(module: &Module, execs: &IndexVec<FuncId, Exec>) -> Vec<FuncId> {
     let sites = device::call_sites(module);
-    let n = module.functions.len();
-    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut callers: IndexVec<FuncId, Vec<FuncId>> =
+        module.functions.iter().map(|_| Vec::new()).collect();
     for s in sites
         .iter()
         .filter(|s| !s.in_kernel && s.caller != s.callee)
     {
-        callers[s.callee.0 as usize].push(s.caller.0 as usize);
+        callers[s.callee].push(s.caller);
     }
-    let host = |i: usize| module.functions[i].has_body && execs[i].on_host();
-    let mut done = vec![false; n];
+    let host = |i: FuncId| module.functions[i].has_body && execs[i].on_host();
+    let mut done: IndexVec<FuncId, bool> = module.functions.iter().map(|_| false).collect();
     let mut out = Vec::new();
     loop {
         let mut progress = false;
-        for i in 0..n {
+        for i in module.functions.indices() {
             if done[i] || !host(i) {
                 continue;
             }
             if callers[i].iter().all(|&c| done[c] || !host(c) || c == i) {
                 done[i] = true;
-                out.push(FuncId(i as u32));
+                out.push(i);
                 progress = true;
             }
         }
         if !progress {
             // A cycle: take the first function left.
-            match (0..n).find(|&i| !done[i] && host(i)) {
+            match module.functions.indices().find(|&i| !done[i] && host(i)) {
                 Some(i) => {
                     done[i] = true;
-                    out.push(FuncId(i as u32));
+                    out.push(i);
                 }
                 None => break,
             }

@@ -122,11 +122,11 @@ pub fn trips(cx: &Context, func: FuncId, l: crate::ir::cfg::LoopId) -> crate::ch
         times: 100,
         estimated: true,
     };
-    let Some(g) = cx.facts.cfgs[func.0 as usize].as_ref() else {
+    let Some(g) = cx.facts.cfgs[func].as_ref() else {
         return guess;
     };
     let f = cx.module.function(func);
-    match crate::check::env::constant_trips(cx.module, f, g.loops[l.0 as usize].stmt) {
+    match crate::check::env::constant_trips(cx.module, f, g.loops[l].stmt) {
         Some(times) => crate::check::Multiplier {
             times,
             estimated: false,
@@ -155,10 +155,10 @@ pub fn widest_loop(
     l: crate::ir::cfg::LoopId,
     ok: impl Fn(crate::ir::cfg::LoopId) -> bool,
 ) -> Option<crate::ir::cfg::LoopId> {
-    let g = cx.facts.cfgs[func.0 as usize].as_ref()?;
+    let g = cx.facts.cfgs[func].as_ref()?;
     let mut best = None;
     for x in g.loop_chain(l) {
-        if g.loops[x.0 as usize].exec == crate::ir::cfg::Exec::Device || !ok(x) {
+        if g.loops[x].exec == crate::ir::cfg::Exec::Device || !ok(x) {
             break;
         }
         best = Some(x);

@@ -85,10 +85,10 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
 /// The finding for a hoistable mapping (OMP201 or OMP206).
 pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
     let m = h.m;
-    let g = cx.facts.cfgs[m.func.0 as usize]
+    let g = cx.facts.cfgs[m.func]
         .as_ref()
         .expect("mappings come from analysed functions");
-    let loop_stmt = g.loops[h.l.0 as usize].stmt;
+    let loop_stmt = g.loops[h.l].stmt;
     let loop_span = cx.module.function(m.func).stmt(loop_stmt).span;
     let mult = trips(cx, m.func, h.l);
     let bytes = m.item.bytes.map(|b| b * h.copies.max(1));

@@ -6,7 +6,6 @@ use super::unmapped_pointer::synthesized_fix;
 use super::Context;
 use crate::check::env::FactKind;
 use crate::check::Finding;
-use crate::ir::FuncId;
 use super::{Code, Family, Rule};
 use crate::check::Severity;
 
@@ -22,8 +21,7 @@ pub(super) const RULE: Rule = Rule {
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
-    for (i, f) in cx.module.functions.iter().enumerate() {
-        let id = FuncId(i as u32);
+    for (id, f) in cx.module.functions.iter_enumerated() {
         let dirs: Vec<_> = cx
             .module
             .directives

@@ -217,16 +217,14 @@ impl Context<'_> {
     pub fn calls_to(&self, func: FuncId) -> &[(FuncId, ExprId)] {
         let calls = self.calls.get_or_init(|| {
             let mut out: HashMap<FuncId, Vec<(FuncId, ExprId)>> = HashMap::new();
-            for (ci, caller) in self.module.functions.iter().enumerate() {
-                for (ei, e) in caller.exprs.iter().enumerate() {
+            for (ci, caller) in self.module.functions.iter_enumerated() {
+                for (ei, e) in caller.exprs.iter_enumerated() {
                     if let ExprKind::Call {
                         callee: Callee::Direct(id),
                         ..
                     } = &e.kind
                     {
-                        out.entry(*id)
-                            .or_default()
-                            .push((FuncId(ci as u32), ExprId(ei as u32)));
+                        out.entry(*id).or_default().push((ci, ei));
                     }
                 }
             }

@@ -42,7 +42,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         {
             continue;
         }
-        let Some(g) = cx.facts.cfgs[m.func.0 as usize].as_ref() else {
+        let Some(g) = cx.facts.cfgs[m.func].as_ref() else {
             continue;
         };
         // Known values (`int n = 4096;`, `#define N 4096`) let `n / 2` and `n` compare.
@@ -60,10 +60,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let stmts: Vec<_> = match info.governs {
             Some(_) if info.directive.kind.is_offload_kernel() => func
                 .stmts
-                .iter()
-                .enumerate()
+                .iter_enumerated()
                 .filter(|(_, s)| matches!(s.kind, StmtKind::Omp { directive, .. } if directive == m.dir))
-                .map(|(i, _)| crate::ir::StmtId(i as u32))
+                .map(|(i, _)| i)
                 .collect(),
             Some(body) => {
                 let span = func.stmt(body).span;

@@ -131,7 +131,7 @@ fn reverse_update(cx: &Context, item: Span) -> Vec<crate::check::Fix> {
 /// around it in which the device neither reads nor writes the data (one copy, not one per
 /// iteration).
 fn hoisted(cx: &Context, f: &crate::check::env::Fact) -> crate::ir::StmtId {
-    let Some(g) = cx.facts.cfgs[f.func.0 as usize].as_ref() else {
+    let Some(g) = cx.facts.cfgs[f.func].as_ref() else {
         return f.stmt;
     };
     let Some(l0) = g
@@ -147,7 +147,7 @@ fn hoisted(cx: &Context, f: &crate::check::env::Fact) -> crate::ir::StmtId {
             .all(|a| !a.on_device)
     };
     match widest_loop(cx, f.func, l0, quiet) {
-        Some(l) => g.loops[l.0 as usize].stmt,
+        Some(l) => g.loops[l].stmt,
         None => f.stmt,
     }
 }

@@ -54,10 +54,10 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 None => continue,
             },
         };
-        let Some(g) = cx.facts.cfgs[c.func.0 as usize].as_ref() else {
+        let Some(g) = cx.facts.cfgs[c.func].as_ref() else {
             continue;
         };
-        let loop_stmt = g.loops[l.0 as usize].stmt;
+        let loop_stmt = g.loops[l].stmt;
         let loop_span = cx.module.function(c.func).stmt(loop_stmt).span;
         let d = &cx.module.directive(c.dir).directive;
         let mult = trips(cx, c.func, l);
