@@ -489,7 +489,9 @@ const FOREIGN_WITH_VALUE: &[&str] = &[
 const FOREIGN: &[&str] = &[
     // icpx / icx
     "-fiopenmp",
+    "--fiopenmp",
     "-fno-iopenmp",
+    "-qnextgen",
     "-fsycl",
     "-static-intel",
     "-prec-div",
@@ -529,6 +531,9 @@ const FOREIGN_PREFIXES: &[&str] = &[
     "-qopt-",
     "-qno-opt-",
     "-qmkl",
+    // Intel MPI wrappers (mpiicc -cxx=icpx)
+    "-cxx=",
+    "-cc=",
     "-qdaal",
     "-qipp",
     "-ipo",

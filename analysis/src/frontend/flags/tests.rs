@@ -87,7 +87,7 @@ fn translated(cmd: &str, file: &str) -> Translated {
 fn intel_flags_are_dropped_and_listed() {
     let t = translated(
         "icpx -std=c++17 -Wall -I../inc -O3 -qopenmp -fiopenmp -fopenmp-targets=spir64 \
-         -D__STRICT_ANSI__ -xHost -fp-model=precise -fsycl -Xopenmp-target-backend \"-device pvc\" -c main.cpp -o main.o",
+         -D__STRICT_ANSI__ -xHost -fp-model=precise -fsycl -qnextgen -Xopenmp-target-backend \"-device pvc\" -c main.cpp -o main.o",
         "main.cpp",
     );
     assert_eq!(
@@ -102,6 +102,7 @@ fn intel_flags_are_dropped_and_listed() {
             "-xHost (icpx)",
             "-fp-model=precise (icpx)",
             "-fsycl (icpx)",
+            "-qnextgen (icpx)",
             "-Xopenmp-target-backend -device pvc (icpx)",
         ])
     );
