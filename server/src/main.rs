@@ -27,7 +27,8 @@ struct Cli {
 struct SourceArgs {
     /// The C or C++ source file.
     file: PathBuf,
-    /// Directory holding compile_commands.json (default: search upwards from FILE).
+    /// Directory holding compile_commands.json, or that file (default: search upwards from
+    /// FILE, also in `build/`).
     #[arg(long, value_name = "DIR")]
     compile_commands_dir: Option<PathBuf>,
     /// Extra clang flags, after `--` (e.g. `-- -I include -DN=100 -std=c++17`).
@@ -77,8 +78,9 @@ struct CheckArgs {
     /// Source files, or directories to search recursively for .c, .cc, .cpp and .cxx files.
     #[arg(value_name = "FILES", required_unless_present = "build_dir")]
     files: Vec<PathBuf>,
-    /// Build directory with compile_commands.json: its flags for every file, and with no
-    /// FILES, every file it lists.
+    /// Build directory with compile_commands.json (or that file): its flags for every file,
+    /// and with no FILES, every file it lists. Default: the nearest one upwards of each file
+    /// (also in `build/`), as clangd finds it.
     #[arg(short = 'p', value_name = "BUILD_DIR")]
     build_dir: Option<PathBuf>,
     /// Output format.

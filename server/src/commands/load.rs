@@ -76,6 +76,12 @@ pub fn file_flags(
 ) -> Result<Vec<String>> {
     let flags =
         flags::flags_for(file, database_dir, extra).context("reading the compilation database")?;
+    if let Some(note) = flags::dropped_note(&flags.dropped) {
+        eprintln!("{note}");
+    }
+    if let Some(why) = flags.skip {
+        bail!("{}: {why}", file.display());
+    }
     Ok(flags.args)
 }
 
@@ -94,9 +100,9 @@ pub fn check_inputs(args: &SourceArgs) -> Result<()> {
     Ok(())
 }
 
-/// The directory named by `option` holds a compile_commands.json.
+/// The directory named by `option` holds a compile_commands.json (or is such a file).
 pub fn check_database_dir(option: &str, dir: &Path) -> Result<()> {
-    if !dir.join("compile_commands.json").is_file() {
+    if !dir.join("compile_commands.json").is_file() && !dir.is_file() {
         bail!("{option} {}: no compile_commands.json there", dir.display());
     }
     Ok(())

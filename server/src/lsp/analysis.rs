@@ -258,6 +258,9 @@ pub fn analyse(
         &settings.flags,
     )
     .map_err(|e| format!("omplens could not read the compilation database: {e}"))?;
+    if let Some(why) = &flags.skip {
+        return Err(why.clone());
+    }
     let input = (path.to_path_buf(), flags.args.clone());
     let (file_config, config_error) = match path.parent().map(config::discover) {
         Some(Ok(Some((_, c)))) => (c, None),

@@ -5,7 +5,6 @@
 
 use super::lines::Lines;
 use super::parallel;
-use crate::commands::load;
 use crate::commands::write::write_atomic;
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::Config;
@@ -17,9 +16,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 /// What `check` needs to know beyond the file.
-pub struct Settings<'a> {
-    pub build_dir: Option<&'a Path>,
-    pub clang_flags: &'a [String],
+pub struct Settings {
     pub fix: bool,
     /// Files analysed at once (default: one per core).
     pub jobs: Option<usize>,
@@ -45,6 +42,8 @@ pub struct Checked {
 pub struct Job<'a> {
     pub path: &'a Path,
     pub config: &'a Config,
+    /// Its libclang arguments, or why they could not be had.
+    pub args: &'a Result<Vec<String>, String>,
 }
 
 /// A file read and given its flags, ready to be set on the host.
@@ -88,7 +87,7 @@ fn check_batch(
 ) -> Vec<Outcome> {
     let loaded: Vec<Result<Loaded, String>> = jobs
         .iter()
-        .map(|j| load_file(j.path, settings).map_err(|e| format!("{e:#}")))
+        .map(|j| load_file(j).map_err(|e| format!("{e:#}")))
         .collect();
     let mut change = Change::new();
     for (j, l) in jobs.iter().zip(&loaded) {
@@ -211,8 +210,9 @@ fn on_snapshots<R: Send>(
     )
 }
 
-fn load_file(path: &Path, settings: &Settings) -> Result<Loaded> {
-    let args = load::file_flags(path, settings.build_dir, settings.clang_flags)?;
+fn load_file(job: &Job) -> Result<Loaded> {
+    let path = job.path;
+    let args = job.args.clone().map_err(anyhow::Error::msg)?;
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
     let (text, lossless) = match String::from_utf8(bytes) {
         Ok(t) => (t, true),

@@ -4,8 +4,9 @@
 use crate::commands::load;
 use crate::CheckArgs;
 use anyhow::{bail, Context, Result};
+use omplens_analysis::frontend::flags;
 use std::collections::HashSet;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 
 /// Extensions of the C and C++ sources found in directories.
 const SOURCE_EXTENSIONS: &[&str] = &["c", "cc", "cpp", "cxx"];
@@ -65,63 +66,28 @@ fn is_source(path: &Path) -> bool {
         .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
 }
 
-/// Every file of `build_dir/compile_commands.json`, shown relative to the current directory
-/// when it is below it.
+/// Every file of the compilation database in `build_dir` (or named by it), shown relative
+/// to the current directory when it is below it.
 fn database_files(build_dir: &Path) -> Result<Vec<PathBuf>> {
-    let db = build_dir.join("compile_commands.json");
-    let text = std::fs::read_to_string(&db).with_context(|| format!("reading {}", db.display()))?;
-    let json: serde_json::Value = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not valid JSON", db.display()))?;
-    let Some(entries) = json.as_array() else {
-        bail!("{}: expected a JSON array of entries", db.display());
-    };
+    let db = flags::find_database(build_dir, Some(build_dir))
+        .unwrap_or_else(|| build_dir.join("compile_commands.json"));
+    let database = flags::Database::load(&db)?;
     let cwd = std::env::current_dir().ok();
-    let mut out = Vec::new();
-    for e in entries {
-        let (Some(dir), Some(file)) = (
-            e.get("directory").and_then(|d| d.as_str()),
-            e.get("file").and_then(|f| f.as_str()),
-        ) else {
-            continue;
-        };
-        let dir = std::path::absolute(build_dir.join(dir))?;
-        let path = normalize(&dir.join(file));
-        out.push(match &cwd {
+    Ok(database
+        .files()
+        .into_iter()
+        .map(|path| match &cwd {
             Some(cwd) => path
                 .strip_prefix(cwd)
                 .map_or(path.clone(), Path::to_path_buf),
             None => path,
-        });
-    }
-    Ok(out)
-}
-
-/// `a/./b/../c` → `a/c`, without touching the file system.
-pub(super) fn normalize(p: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in p.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                out.pop();
-            }
-            c => out.push(c),
-        }
-    }
-    out
+        })
+        .collect())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn normalizes_lexically() {
-        assert_eq!(
-            normalize(Path::new("/a/./b/../c.c")),
-            PathBuf::from("/a/c.c")
-        );
-    }
 
     #[test]
     fn source_extensions() {

@@ -19,6 +19,7 @@ use analyse::{Checked, Job, Settings};
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::{self, Config};
 use omplens_analysis::check::Severity;
+use omplens_analysis::frontend::flags;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -28,14 +29,13 @@ use std::process::ExitCode;
 const SHOWN_COMPILE_ERRORS: usize = 5;
 
 pub fn run(args: &CheckArgs) -> Result<ExitCode> {
-    let files = inputs::collect(args)?;
-    if files.is_empty() {
+    let listed = inputs::collect(args)?;
+    if listed.is_empty() {
         eprintln!("omplens: warning: no C or C++ files to check");
     }
+    let (files, file_args, skipped) = flags_of(args, listed);
     let (configs, config_of) = configs(args, &files)?;
     let settings = Settings {
-        build_dir: args.build_dir.as_deref(),
-        clang_flags: &args.clang_flags,
         fix: args.fix,
         jobs: args.jobs.map(usize::from),
     };
@@ -43,9 +43,11 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let jobs: Vec<Job> = files
         .iter()
         .zip(&config_of)
-        .map(|(f, &c)| Job {
+        .zip(&file_args)
+        .map(|((f, &c), a)| Job {
             path: f,
             config: &configs[c],
+            args: a,
         })
         .collect();
     let results = analyse::check_files(&jobs, &settings, |done| progress.update(done));
@@ -74,7 +76,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
             plural(files)
         );
     }
-    let errors = eprint_summary(&checked, failures.len());
+    let errors = eprint_summary(&checked, failures.len(), skipped);
     Ok(if !failures.is_empty() {
         ExitCode::from(2)
     } else if errors > 0 {
@@ -82,6 +84,44 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     } else {
         ExitCode::SUCCESS
     })
+}
+
+/// A file's libclang arguments, or why there are none.
+type FileArgs = Result<Vec<String>, String>;
+
+/// The libclang arguments of every file (from its compilation database, read once, and the
+/// flags after `--`), or why there are none; files that are not analysed (CUDA, HIP) are left
+/// out with a note each. The flags of other compilers that clang rejects are dropped and
+/// listed in one note for the whole run. Returns the files kept, their arguments and the
+/// number left out.
+fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileArgs>, usize) {
+    let resolver = flags::Resolver::new(args.build_dir.as_deref());
+    let mut files = Vec::with_capacity(listed.len());
+    let mut file_args = Vec::with_capacity(listed.len());
+    let mut dropped = Vec::new();
+    let mut skipped = 0;
+    for f in listed {
+        match resolver.flags_for(&f, &args.clang_flags) {
+            Ok(flags) => {
+                if let Some(why) = flags.skip {
+                    eprintln!("{}: note: {why}", f.display());
+                    skipped += 1;
+                    continue;
+                }
+                dropped.extend(flags.dropped);
+                files.push(f);
+                file_args.push(Ok(flags.args));
+            }
+            Err(e) => {
+                files.push(f);
+                file_args.push(Err(format!("reading the compilation database: {e}")));
+            }
+        }
+    }
+    if let Some(note) = flags::dropped_note(&dropped) {
+        eprintln!("{note}");
+    }
+    (files, file_args, skipped)
 }
 
 /// The configuration of every file: one for all with `--config`/`--no-config`, else the
@@ -185,7 +225,7 @@ fn write_findings(format: Format, checked: &[Checked], problems: &[String]) -> R
 }
 
 /// `2 errors, 1 warning, 0 infos/hints in 3 files` on stderr; returns the number of errors.
-fn eprint_summary(checked: &[Checked], failed: usize) -> usize {
+fn eprint_summary(checked: &[Checked], failed: usize, skipped: usize) -> usize {
     let count = |pred: &dyn Fn(Severity) -> bool| -> usize {
         checked
             .iter()
@@ -207,6 +247,12 @@ fn eprint_summary(checked: &[Checked], failed: usize) -> usize {
         line.push_str(&format!(
             " ({failed} file{} could not be checked)",
             plural(failed)
+        ));
+    }
+    if skipped > 0 {
+        line.push_str(&format!(
+            " ({skipped} file{} not analysed)",
+            plural(skipped)
         ));
     }
     eprintln!("{line}");

@@ -5,10 +5,10 @@
 //! file and the trimmed text of the line, so a result keeps its identity when lines move.
 
 use super::analyse::Checked;
-use super::inputs::normalize;
 use super::lines::Lines;
 use omplens_analysis::check::rules::{Rule, RULES};
 use omplens_analysis::check::{Finding, Severity};
+use omplens_analysis::frontend::flags::lexical as normalize;
 use omplens_analysis::ir::Span;
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
