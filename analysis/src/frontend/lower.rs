@@ -884,6 +884,8 @@ impl<'a> Lowerer<'a> {
     // ----- expressions -----------------------------------------------------------------
 
     fn expr(&mut self, c: Cursor<'a>, depth: usize) -> ExprId {
+        // Not in a libclang callback (children are collected first): a stop may unwind here.
+        crate::budget::tick("lowering");
         let span = self.span(c);
         let class = expr_class(c);
         if depth > MAX_DEPTH {

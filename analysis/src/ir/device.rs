@@ -58,6 +58,7 @@ pub fn classify(module: &Module) -> Vec<Exec> {
     loop {
         let mut changed = false;
         for s in &sites {
+            crate::budget::tick("device classification");
             let (caller, callee) = (s.caller.0 as usize, s.callee.0 as usize);
             let from_device = s.in_kernel || device[caller];
             let from_host = !s.in_kernel && host[caller];

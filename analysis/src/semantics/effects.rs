@@ -166,6 +166,7 @@ pub fn summarize_with(module: &Module, cfgs: &[Option<cfg::Cfg>]) -> Vec<Summary
     loop {
         let mut changed = false;
         for (i, facts) in facts.iter().enumerate() {
+            crate::budget::tick("the side-effect fixed point");
             let Some(facts) = facts else { continue };
             let new = facts.apply(&sums);
             if new != sums[i] {

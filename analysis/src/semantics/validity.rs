@@ -306,6 +306,7 @@ fn solve(g: &Cfg, events: &[Vec<Vec<Event>>], objects: usize, mode: Mode) -> Vec
     let mut work: Vec<usize> = (0..n).rev().collect();
     let mut rounds = 0usize;
     while let Some(b) = work.pop() {
+        crate::budget::tick("the validity fixed point");
         rounds += 1;
         if rounds > n * 64 + 1024 {
             break; // cannot happen for a monotone problem; a guard, not a result

@@ -293,6 +293,7 @@ fn host_order(module: &Module, execs: &[Exec]) -> Vec<FuncId> {
     loop {
         let mut progress = false;
         for i in 0..n {
+            crate::budget::tick("the data-environment fixed point");
             if done[i] || !host(i) {
                 continue;
             }
