@@ -4,6 +4,7 @@
 //! No `unsafe` code, except in `frontend/libclang.rs`, the safe cursor API over libclang.
 #![deny(unsafe_code)]
 
+pub mod budget;
 pub mod check;
 pub mod coalesce;
 pub mod db;

@@ -13,21 +13,26 @@ use std::path::{Path, PathBuf};
 
 /// Each top-level module with the modules it may use. Order is bottom-up.
 const LAYERS: &[(&str, &[&str])] = &[
-    ("text", &[]),
-    ("pragma", &["text"]),
-    ("rewrite", &["text", "pragma"]),
-    ("ir", &["text", "pragma"]),
-    ("frontend", &["text", "pragma", "ir"]),
-    ("semantics", &["text", "pragma", "ir"]),
+    ("budget", &[]),
+    ("text", &["budget"]),
+    ("pragma", &["budget", "text"]),
+    ("rewrite", &["budget", "text", "pragma"]),
+    ("ir", &["budget", "text", "pragma"]),
+    ("frontend", &["budget", "text", "pragma", "ir"]),
+    ("semantics", &["budget", "text", "pragma", "ir"]),
     // The analyses. check composes plan (synthesized fixes) and coalesce (OMP301/302).
-    ("plan", &["text", "pragma", "rewrite", "ir", "semantics"]),
+    (
+        "plan",
+        &["budget", "text", "pragma", "rewrite", "ir", "semantics"],
+    ),
     (
         "coalesce",
-        &["text", "pragma", "rewrite", "ir", "semantics"],
+        &["budget", "text", "pragma", "rewrite", "ir", "semantics"],
     ),
     (
         "check",
         &[
+            "budget",
             "text",
             "pragma",
             "rewrite",
@@ -37,11 +42,15 @@ const LAYERS: &[(&str, &[&str])] = &[
             "coalesce",
         ],
     ),
-    ("view", &["text", "pragma", "ir", "semantics", "check"]),
+    (
+        "view",
+        &["budget", "text", "pragma", "ir", "semantics", "check"],
+    ),
     // The incremental engine and the front door.
     (
         "db",
         &[
+            "budget",
             "text",
             "pragma",
             "rewrite",
@@ -57,6 +66,7 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "ide",
         &[
+            "budget",
             "text",
             "pragma",
             "rewrite",

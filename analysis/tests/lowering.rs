@@ -316,3 +316,46 @@ fn clause_names_resolve_by_scope() {
     assert_eq!(w.message, "`zz` in `map` is not a variable in scope here");
     assert_eq!(m.line_col(w.span.unwrap().start), (5, 37));
 }
+
+/// `a - b + c - …` on operands of a template's dependent type, with `operator+`/`operator-`
+/// declared somewhere visible, is a chain of operator calls clang cannot resolve yet. Each is
+/// lowered once: the IR grows with the source, not as 2^n (S3D.cpp of HeCBench never
+/// finished), and the callee is the operator's name, not its first operand.
+#[test]
+fn unresolved_operator_chains_lower_linearly() {
+    let terms = 20;
+    let sum: String = (1..=terms)
+        .map(|k| {
+            format!(
+                " {} (a[{k} * n + i] - b[{k} * n + i])",
+                if k % 3 == 0 { '-' } else { '+' }
+            )
+        })
+        .collect();
+    let src = format!(
+        "struct S {{}}; S operator+(S, S); S operator-(S, S); S operator+(S);\n\
+         template <class real> void f(real *a, real *b, real *w, int n) {{\n\
+         #pragma omp target teams distribute parallel for map(to: a[0:{terms}*n], b[0:{terms}*n]) map(from: w[0:n])\n\
+           for (int i = 0; i < n; i++) w[i] = ({sum}) * (real)2;\n\
+         }}\n"
+    );
+    let m = lower("chain.cpp", &src);
+    let f = m.function(func(&m, "f"));
+    // About 15 expressions a term; lowered twice at each operator, 2^20.
+    assert!(f.exprs.len() < 20 * terms, "{} expressions", f.exprs.len());
+    let named: Vec<&str> = f
+        .exprs
+        .iter()
+        .filter_map(|e| match &e.kind {
+            omplens_analysis::ir::ExprKind::Call {
+                callee: omplens_analysis::ir::Callee::Named(n),
+                ..
+            } => Some(n.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        named.contains(&"operator-") && named.contains(&"operator+"),
+        "{named:?}"
+    );
+}

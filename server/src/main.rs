@@ -98,6 +98,11 @@ struct CheckArgs {
     /// Ignore .omplens.toml files: every rule at its own severity.
     #[arg(long)]
     no_config: bool,
+    /// Seconds of analysis per file: past them the file's analysis stops with a note at the
+    /// file ("analysis stopped after N s"), its findings are left out, the run goes on with
+    /// the other files and ends with exit status 3. 0: no limit.
+    #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
+    file_timeout: f64,
     /// Extra clang flags, after `--` (e.g. `-- -I include -DN=100 -std=c++17`).
     #[arg(last = true, value_name = "CLANG-FLAGS")]
     clang_flags: Vec<String>,
@@ -119,7 +124,8 @@ enum Command {
     ///
     /// Findings can be silenced by `// omplens: ignore[CODE]` on their line (or alone on
     /// the line above) and configured in `.omplens.toml`. Exit status 1 when an error
-    /// remains, 2 when a file could not be checked or the command line is wrong.
+    /// remains, 2 when a file could not be checked or the command line is wrong, 3 when the
+    /// analysis of a file was stopped by --file-timeout (and none failed).
     Check(CheckArgs),
     /// Print the documentation of a rule of `check`, or list them all.
     Explain(ExplainArgs),
@@ -165,5 +171,13 @@ fn main() -> ExitCode {
             eprintln!("omplens: error: {e:#}");
             ExitCode::from(2)
         }
+    }
+}
+
+/// A number of seconds, fractions allowed, not negative.
+fn parse_seconds(s: &str) -> Result<f64, String> {
+    match s.parse::<f64>() {
+        Ok(x) if x.is_finite() && x >= 0.0 => Ok(x),
+        _ => Err(format!("`{s}` is not a number of seconds")),
     }
 }

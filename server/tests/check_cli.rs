@@ -436,3 +436,61 @@ fn fix_writes_and_rechecks() {
         fixed
     );
 }
+
+/// Sixty kernels with a long sum in a loop nest: about 10 s of analysis in a debug build,
+/// 2 s in a release one.
+fn slow_program() -> String {
+    let sum: String = (0..300)
+        .map(|k| format!(" + a[(i + {k}) * n + j]"))
+        .collect();
+    (0..60)
+        .map(|q| {
+            format!(
+                "void f{q}(double *a, double *w, int n) {{\n\
+                 #pragma omp target teams distribute parallel for collapse(2) map(to: a[0:400*n]) map(from: w[0:n*n])\n\
+                   for (int i = 0; i < n; i++)\n\
+                     for (int j = 0; j < n; j++)\n\
+                       w[i * n + j] = 0{sum};\n\
+                 }}\n"
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn file_timeout_stops_one_file_and_the_run_goes_on() {
+    let dir = dir_with(&[("slow.c", &slow_program()), ("stale.c", STALE)]);
+    let started = std::time::Instant::now();
+    let o = omplens(
+        dir.path(),
+        &["check", "--file-timeout", "0.3", "slow.c", "stale.c"],
+    );
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(
+        err.contains("slow.c: note: analysis stopped after ")
+            && err.contains("ran past the time budget of 0.3 s per file (--file-timeout)"),
+        "{err}"
+    );
+    assert!(
+        err.contains(
+            "1 error, 0 warnings, 0 infos/hints in 2 files (1 file stopped by --file-timeout)"
+        ),
+        "{err}"
+    );
+    // The other file is checked: its stale read is reported.
+    assert!(stdout(&o).contains("stale.c:6:"), "{}", stdout(&o));
+    assert!(started.elapsed().as_secs() < 8, "{:?}", started.elapsed());
+}
+
+#[test]
+fn file_timeout_must_be_seconds() {
+    let dir = dir_with(&[("clean.c", CLEAN)]);
+    let o = omplens(dir.path(), &["check", "--file-timeout", "soon", "clean.c"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("is not a number of seconds"),
+        "{}",
+        stderr(&o)
+    );
+}

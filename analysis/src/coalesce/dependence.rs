@@ -233,7 +233,7 @@ const MAX_ENUMERATION: u64 = 1 << 21;
 /// zero, Some(false) when one does, None when the test does not apply.
 fn exact_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> Option<bool> {
     // (atom coefficient, values it may take)
-    let mut vars: Vec<(i128, Vec<i128>)> = Vec::new();
+    let mut vars: Vec<(i128, Domain)> = Vec::new();
     let mut constant = 0i128;
     for (factors, c) in d.terms() {
         match factors {
@@ -243,23 +243,25 @@ fn exact_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> Option
                 let info = loop_of(nest, base)?;
                 let (lo, hi) = numeric_range(nest, base, consts)?;
                 let step = i128::from(info.step.unsigned_abs());
-                let values: Vec<i128> = if is_delta {
+                let values = if is_delta {
                     if !s.contains(&info.stmt) {
                         return None;
                     }
-                    let span = hi - lo;
-                    let k = span / step;
-                    (1..=k).flat_map(|q| [q * step, -q * step]).collect()
+                    Domain::Delta {
+                        step,
+                        k: (hi - lo) / step,
+                    }
                 } else {
                     // IV values: lo, lo + step, ... (from the right end for a negative step).
-                    let k = (hi - lo) / step;
-                    if info.step > 0 {
-                        (0..=k).map(|q| lo + q * step).collect()
-                    } else {
-                        (0..=k).map(|q| hi - q * step).collect()
+                    Domain::Iv {
+                        lo,
+                        hi,
+                        step,
+                        down: info.step < 0,
+                        k: (hi - lo) / step,
                     }
                 };
-                if values.is_empty() {
+                if values.len() == 0 {
                     // A Δ of a one-iteration loop: no two different iterations.
                     return Some(true);
                 }
@@ -272,16 +274,19 @@ fn exact_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> Option
         return Some(constant != 0);
     }
     vars.sort_by_key(|(_, v)| v.len());
-    let (last_c, last_vals) = vars.pop()?;
-    let combos: u64 = vars
-        .iter()
-        .try_fold(1u64, |acc, (_, v)| acc.checked_mul(v.len() as u64))?;
+    let (last_c, last) = vars.pop()?;
+    let combos: u64 = vars.iter().try_fold(1u64, |acc, (_, v)| {
+        acc.checked_mul(u64::try_from(v.len()).ok()?)
+    })?;
     if combos > MAX_ENUMERATION {
         return None;
     }
-    let last: std::collections::BTreeSet<i128> = last_vals.into_iter().collect();
+    // The widest domain is solved for, not listed: its values are never materialised (a
+    // loop of 10^9 iterations would take gigabytes).
+    let vars: Vec<(i128, Vec<i128>)> = vars.iter().map(|(c, v)| (*c, v.values())).collect();
     let mut idx = vec![0usize; vars.len()];
     loop {
+        crate::budget::tick("the dependence test");
         let partial: i128 = constant
             + vars
                 .iter()
@@ -289,7 +294,7 @@ fn exact_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> Option
                 .map(|((c, v), i)| c * v[*i])
                 .sum::<i128>();
         // last_c * x + partial == 0
-        if partial % last_c == 0 && last.contains(&(-partial / last_c)) {
+        if partial % last_c == 0 && last.contains(-partial / last_c) {
             return Some(false);
         }
         // Next combination.
@@ -304,6 +309,65 @@ fn exact_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> Option
             }
             idx[k] = 0;
             k += 1;
+        }
+    }
+}
+
+/// The values an atom of the exact test may take, without listing them.
+enum Domain {
+    /// An induction variable: `lo, lo + step, …, lo + k·step`, or from `hi` down.
+    Iv {
+        lo: i128,
+        hi: i128,
+        step: i128,
+        down: bool,
+        k: i128,
+    },
+    /// A Δ: `±step, ±2·step, …, ±k·step`.
+    Delta { step: i128, k: i128 },
+}
+
+impl Domain {
+    fn len(&self) -> u128 {
+        match *self {
+            Domain::Iv { k, .. } => u128::try_from(k + 1).unwrap_or(0),
+            Domain::Delta { k, .. } => u128::try_from(k).unwrap_or(0) * 2,
+        }
+    }
+
+    /// Every value, in the order the test always listed them.
+    fn values(&self) -> Vec<i128> {
+        match *self {
+            Domain::Iv {
+                lo,
+                hi,
+                step,
+                down,
+                k,
+            } => {
+                if down {
+                    (0..=k).map(|q| hi - q * step).collect()
+                } else {
+                    (0..=k).map(|q| lo + q * step).collect()
+                }
+            }
+            Domain::Delta { step, k } => (1..=k).flat_map(|q| [q * step, -q * step]).collect(),
+        }
+    }
+
+    fn contains(&self, x: i128) -> bool {
+        match *self {
+            Domain::Iv {
+                lo,
+                hi,
+                step,
+                down,
+                k,
+            } => {
+                let q = if down { hi - x } else { x - lo };
+                q % step == 0 && (0..=k).contains(&(q / step))
+            }
+            Domain::Delta { step, k } => x % step == 0 && (1..=k).contains(&(x / step).abs()),
         }
     }
 }

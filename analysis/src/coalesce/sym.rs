@@ -542,6 +542,7 @@ impl Interp<'_> {
 
     /// Records the memory accesses of `e` as sites, and its effect on variables.
     fn expr(&mut self, e: ExprId) {
+        crate::budget::tick("strides");
         for a in accesses(self.module, self.func, &[e]) {
             let Root::Var(v) = a.root else {
                 self.nest.opaque.push((

@@ -877,6 +877,8 @@ impl<'a> Lowerer<'a> {
     // ----- expressions -----------------------------------------------------------------
 
     fn expr(&mut self, c: Cursor<'a>, depth: usize) -> ExprId {
+        // Not in a libclang callback (children are collected first): a stop may unwind here.
+        crate::budget::tick("lowering");
         let span = self.span(c);
         let class = expr_class(c);
         if depth > MAX_DEPTH {
@@ -1115,7 +1117,21 @@ impl<'a> Lowerer<'a> {
             Some(f) => Callee::Direct(f),
             None => {
                 // Through a function pointer, or unresolved: the first child is the callee.
+                // Not so for an operator call not resolved yet (`a - b` on operands of a
+                // template's dependent type): its children come in source order, the first
+                // operand before the operator's name, so it is named (`operator-`). Taking the
+                // operand for the callee lowered it twice, and a chain `a - b + c - …` of such
+                // operators grew as 2^n.
                 match ch.first() {
+                    Some(first) if arg_cursors.first() == Some(first) => {
+                        let op = ch
+                            .iter()
+                            .find(|k| !arg_cursors.contains(k))
+                            .map_or_else(String::new, |k| {
+                                self.src.text(self.span(*k)).trim().to_string()
+                            });
+                        Callee::Named(format!("operator{op}"))
+                    }
                     Some(first) if n + 1 == ch.len() => Callee::Indirect(self.expr(*first, d)),
                     _ => Callee::Named(c.spelling()),
                 }

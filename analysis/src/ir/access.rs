@@ -133,6 +133,7 @@ impl Collector<'_> {
     }
 
     fn visit_depth(&mut self, e: ExprId, ctx: AccessKind, escape: Option<Escape>, depth: usize) {
+        crate::budget::tick("accesses");
         if depth > MAX_DEPTH {
             return;
         }

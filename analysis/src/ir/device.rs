@@ -55,6 +55,7 @@ pub fn classify(module: &Module) -> IndexVec<FuncId, Exec> {
     loop {
         let mut changed = false;
         for s in &sites {
+            crate::budget::tick("device classification");
             let (caller, callee) = (s.caller, s.callee);
             let from_device = s.in_kernel || device[caller];
             let from_host = !s.in_kernel && host[caller];

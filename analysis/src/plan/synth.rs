@@ -551,6 +551,7 @@ impl<'a> FnCtx<'a> {
         let mut changed = true;
         let mut rounds = 0;
         while changed && rounds < 10_000 {
+            crate::budget::tick("mapping synthesis");
             changed = false;
             rounds += 1;
             for i in (0..n).rev() {

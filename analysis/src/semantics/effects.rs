@@ -167,6 +167,7 @@ pub fn summarize_with(
     loop {
         let mut changed = false;
         for (i, facts) in facts.iter_enumerated() {
+            crate::budget::tick("the side-effect fixed point");
             let Some(facts) = facts else { continue };
             let new = facts.apply(&sums);
             if new != sums[i] {

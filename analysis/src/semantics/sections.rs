@@ -450,6 +450,7 @@ impl Analysis<'_> {
     /// Collects the index of every element access of `var` in `e`; None when `var` is used
     /// in a way that is not an element access or a test (`a != NULL`).
     fn scan(&mut self, e: ExprId, out: &mut Vec<Record>, depth: usize) -> Option<()> {
+        crate::budget::tick("array sections");
         if depth > MAX_DEPTH {
             return None;
         }

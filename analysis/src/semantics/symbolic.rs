@@ -198,6 +198,7 @@ impl Poly {
         let mut p = Poly::zero();
         for (m1, c1) in &self.terms {
             for (m2, c2) in &other.terms {
+                crate::budget::tick("symbolic simplification");
                 p.add_term(m1.times(m2), c1.wrapping_mul(*c2));
             }
         }
@@ -420,6 +421,9 @@ pub(crate) struct ExprPolys<'a> {
 /// Deeper expressions are not indices worth reasoning about (and must not blow the stack).
 const MAX_DEPTH: usize = 200;
 
+/// Most terms of a product expanded by [`ExprPolys`]; a larger one is unknown.
+pub const MAX_TERMS: usize = 1024;
+
 impl<'a> ExprPolys<'a> {
     pub fn new(module: &'a Module, func: &'a Function) -> Self {
         ExprPolys {
@@ -468,6 +472,7 @@ impl<'a> ExprPolys<'a> {
     }
 
     fn poly_at(&mut self, e: ExprId, depth: usize) -> Option<Poly> {
+        crate::budget::tick("symbolic simplification");
         if depth > MAX_DEPTH {
             return None;
         }
@@ -504,7 +509,15 @@ impl<'a> ExprPolys<'a> {
                 match op {
                     BinaryOp::Add => Some(self.poly_at(l, d)?.add(&self.poly_at(r, d)?)),
                     BinaryOp::Sub => Some(self.poly_at(l, d)?.sub(&self.poly_at(r, d)?)),
-                    BinaryOp::Mul => Some(self.poly_at(l, d)?.mul(&self.poly_at(r, d)?)),
+                    BinaryOp::Mul => {
+                        let (a, b) = (self.poly_at(l, d)?, self.poly_at(r, d)?);
+                        // A product of sums expands to the product of their sizes: past a
+                        // bound no index has, the expression is unknown, not 2^n terms.
+                        if a.terms.len().saturating_mul(b.terms.len()) > MAX_TERMS {
+                            return None;
+                        }
+                        Some(a.mul(&b))
+                    }
                     BinaryOp::Div
                     | BinaryOp::Rem
                     | BinaryOp::Shl

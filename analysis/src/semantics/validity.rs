@@ -314,6 +314,7 @@ fn solve(
     let mut work: Vec<BlockId> = g.blocks.indices().rev().collect();
     let mut rounds = 0usize;
     while let Some(b) = work.pop() {
+        crate::budget::tick("the validity fixed point");
         rounds += 1;
         if rounds > n * 64 + 1024 {
             break; // cannot happen for a monotone problem; a guard, not a result

@@ -489,6 +489,7 @@ impl<'a> FnInterp<'a> {
             }
         };
         while let Some(b) = work.pop() {
+            crate::budget::tick("the data-environment fixed point");
             rounds += 1;
             if rounds > n * 64 + 1024 {
                 break; // a guard: the lattice is finite and the transfer monotone

@@ -293,6 +293,7 @@ fn host_order(module: &Module, execs: &IndexVec<FuncId, Exec>) -> Vec<FuncId> {
     loop {
         let mut progress = false;
         for i in module.functions.indices() {
+            crate::budget::tick("the data-environment fixed point");
             if done[i] || !host(i) {
                 continue;
             }

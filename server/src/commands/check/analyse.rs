@@ -7,6 +7,7 @@ use super::lines::Lines;
 use super::parallel;
 use crate::commands::write::write_atomic;
 use anyhow::{Context, Result};
+use omplens_analysis::budget;
 use omplens_analysis::check::config::Config;
 use omplens_analysis::check::Finding;
 use omplens_analysis::ide::{gate, Analysis, AnalysisHost, Change};
@@ -14,12 +15,15 @@ use omplens_analysis::ir::Module;
 use omplens_analysis::text;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::Duration;
 
 /// What `check` needs to know beyond the file.
 pub struct Settings {
     pub fix: bool,
     /// Files analysed at once (default: one per core).
     pub jobs: Option<usize>,
+    /// Time for one file's analysis (`--file-timeout`); None: no limit.
+    pub file_timeout: Option<Duration>,
 }
 
 /// A checked file.
@@ -36,6 +40,9 @@ pub struct Checked {
     pub fixed: usize,
     /// Messages for stderr: fixes not applied, unknown names in suppression comments.
     pub notes: Vec<String>,
+    /// The analysis ran out of time (`--file-timeout`): why, in a line for the file. The
+    /// findings are then empty.
+    pub stopped: Option<String>,
 }
 
 /// One file of the run: its configuration and what became of it.
@@ -100,7 +107,7 @@ fn check_batch(
     // First analysis; with `--fix`, the fixed text is written here too.
     let first = on_snapshots(host, jobs.len(), threads, done, |i, a| {
         let l = loaded[i].as_ref().map_err(Clone::clone)?;
-        let mut c = analyse(a, jobs[i].path, &l.text, jobs[i].config)?;
+        let mut c = analyse(a, jobs[i].path, &l.text, jobs[i].config, settings)?;
         let mut fix_notes = 0;
         if settings.fix {
             let path = jobs[i].path;
@@ -141,7 +148,7 @@ fn check_batch(
             &mut |_| {},
             |i, a| match &outcomes[i] {
                 Ok(Ok(c)) if c.fixed > 0 => {
-                    analyse(a, jobs[i].path, &c.text, jobs[i].config).map(Some)
+                    analyse(a, jobs[i].path, &c.text, jobs[i].config, settings).map(Some)
                 }
                 _ => Ok(None),
             },
@@ -226,11 +233,47 @@ fn load_file(job: &Job) -> Result<Loaded> {
 }
 
 /// The findings left after suppressions and configuration, the compile errors and warnings
-/// about the suppression comments, from a snapshot holding `text` for `path`.
-fn analyse(a: &Analysis, path: &Path, text: &str, config: &Config) -> Result<Checked, String> {
+/// about the suppression comments, from a snapshot holding `text` for `path`. Past
+/// `--file-timeout` the analysis stops: no findings, and `stopped` says so.
+fn analyse(
+    a: &Analysis,
+    path: &Path,
+    text: &str,
+    config: &Config,
+    settings: &Settings,
+) -> Result<Checked, String> {
     let cancelled = |_| "internal error: the analysis was cancelled".to_string();
-    let module = a.module(path).map_err(cancelled)??;
-    let diagnostics = a.diagnostics(path, &[config]).map_err(cancelled)?;
+    let run = || -> Result<_, String> {
+        let module = a.module(path).map_err(cancelled)??;
+        let diagnostics = a.diagnostics(path, &[config]).map_err(cancelled)?;
+        Ok((module, diagnostics))
+    };
+    let outcome = match settings.file_timeout {
+        Some(limit) => budget::with_deadline(limit, run),
+        None => Ok(run()),
+    };
+    let (module, diagnostics) = match outcome {
+        Ok(r) => r?,
+        Err(stopped) => {
+            let limit = settings.file_timeout.unwrap_or_default();
+            return Ok(Checked {
+                path: path.to_path_buf(),
+                compile_errors: Vec::new(),
+                text: text.to_string(),
+                findings: Vec::new(),
+                fixed: 0,
+                notes: Vec::new(),
+                stopped: Some(format!(
+                    "{}: note: analysis stopped after {} s: {} ran past the time budget of \
+                     {} s per file (--file-timeout); no findings for this file",
+                    path.display(),
+                    seconds(stopped.after),
+                    stopped.during,
+                    seconds(limit)
+                )),
+            });
+        }
+    };
     let lines = Lines::new(text);
     let notes = diagnostics
         .unknown_suppressions
@@ -252,7 +295,19 @@ fn analyse(a: &Analysis, path: &Path, text: &str, config: &Config) -> Result<Che
         findings: diagnostics.findings,
         fixed: 0,
         notes,
+        stopped: None,
     })
+}
+
+/// `60`, `0.5`: seconds as a person writes them.
+fn seconds(d: Duration) -> String {
+    let s = d.as_secs_f64();
+    if s >= 10.0 {
+        format!("{s:.0}")
+    } else {
+        let t = format!("{s:.2}");
+        t.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
 }
 
 /// `--fix`: the selected fixes written to the file (atomically); `c.text` becomes the new

@@ -2,8 +2,8 @@
 //! of the rules over every file, in parallel, after inline suppressions and `.omplens.toml`.
 //!
 //! Exit status: 2 when a file could not be checked (unreadable, refused by libclang) or the
-//! command line or a configuration is wrong; otherwise 1 when an error-severity finding
-//! remains, else 0. Findings go to stdout, sorted by file then position; everything else
+//! command line or a configuration is wrong; otherwise 3 when the analysis of a file was
+//! stopped by `--file-timeout`; otherwise 1 when an error-severity finding remains, else 0. Findings go to stdout, sorted by file then position; everything else
 //! (notes, the summary, progress) goes to stderr.
 
 mod analyse;
@@ -38,6 +38,9 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let settings = Settings {
         fix: args.fix,
         jobs: args.jobs.map(usize::from),
+        file_timeout: (args.file_timeout > 0.0)
+            .then(|| std::time::Duration::try_from_secs_f64(args.file_timeout).ok())
+            .flatten(),
     };
     let progress = parallel::Progress::new(files.len());
     let jobs: Vec<Job> = files
@@ -79,6 +82,8 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let errors = eprint_summary(&checked, failures.len(), skipped);
     Ok(if !failures.is_empty() {
         ExitCode::from(2)
+    } else if checked.iter().any(|c| c.stopped.is_some()) {
+        ExitCode::from(3)
     } else if errors > 0 {
         ExitCode::from(1)
     } else {
@@ -178,6 +183,10 @@ fn report_problems(checked: &[Checked], failures: &[String]) -> Vec<String> {
         for n in &c.notes {
             eprintln!("{n}");
         }
+        if let Some(s) = &c.stopped {
+            eprintln!("{s}");
+            problems.push(s.clone());
+        }
         if c.compile_errors.is_empty() {
             continue;
         }
@@ -253,6 +262,13 @@ fn eprint_summary(checked: &[Checked], failed: usize, skipped: usize) -> usize {
         line.push_str(&format!(
             " ({skipped} file{} not analysed)",
             plural(skipped)
+        ));
+    }
+    let stopped = checked.iter().filter(|c| c.stopped.is_some()).count();
+    if stopped > 0 {
+        line.push_str(&format!(
+            " ({stopped} file{} stopped by --file-timeout)",
+            plural(stopped)
         ));
     }
     eprintln!("{line}");

@@ -187,6 +187,7 @@ mod tests {
             compile_errors: Vec::new(),
             fixed: 0,
             notes: Vec::new(),
+            stopped: None,
         };
         let mut out = Vec::new();
         write(&mut out, &[file], Style { color: false }).unwrap();

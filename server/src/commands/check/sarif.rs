@@ -470,6 +470,7 @@ mod tests {
             compile_errors: Vec::new(),
             fixed: 0,
             notes: Vec::new(),
+            stopped: None,
         }
     }
 
