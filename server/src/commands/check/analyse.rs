@@ -46,6 +46,7 @@ pub struct Checked {
 }
 
 /// One file of the run: its configuration and what became of it.
+#[derive(Clone, Copy)]
 pub struct Job<'a> {
     pub path: &'a Path,
     pub config: &'a Config,
@@ -70,19 +71,30 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
         .jobs
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()))
         .max(1);
-    // Enough files per batch to keep every thread busy, few enough to bound memory.
-    let batch = (threads * 4).max(8);
+    // Enough files per batch that the wait for a batch's slowest file leaves a core idle
+    // rarely, few enough to bound memory (the host keeps a batch's modules until it ends).
+    let batch = (threads * 16).max(32);
+    // Big files first, so that the last files of a batch are short ones; results go back
+    // to the order of the command line.
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    let size = |i: usize| std::fs::metadata(jobs[i].path).map_or(0, |m| m.len());
+    order.sort_by_cached_key(|&i| std::cmp::Reverse(size(i)));
     let mut host = AnalysisHost::new();
-    let mut out = Vec::with_capacity(jobs.len());
+    let mut out: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
     let mut finished = 0;
-    for chunk in jobs.chunks(batch) {
-        let outcomes = check_batch(&mut host, chunk, settings, threads, &mut |n| {
+    for chunk in order.chunks(batch) {
+        let batch_jobs: Vec<Job> = chunk.iter().map(|&i| jobs[i]).collect();
+        let outcomes = check_batch(&mut host, &batch_jobs, settings, threads, &mut |n| {
             done(finished + n)
         });
         finished += chunk.len();
-        out.extend(outcomes);
+        for (&i, o) in chunk.iter().zip(outcomes) {
+            out[i] = Some(o);
+        }
     }
-    out
+    out.into_iter()
+        .map(|o| o.unwrap_or_else(|| Err("not checked".to_string())))
+        .collect()
 }
 
 fn check_batch(
