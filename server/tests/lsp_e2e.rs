@@ -808,3 +808,52 @@ fn requests_right_after_an_edit_answer_from_the_last_analysis() {
     let h = hover_text(&mut lsp, &uri, (l + 1, c));
     assert!(!h.contains("From the analysis of version"), "{h}");
 }
+
+/// The rewrite gate in the editor: a rewrite the re-analysis refuses (tests/gate: the region
+/// omplens would insert misses a `target update to`, so the rewrite adds OMP102) is neither
+/// offered as a code action nor applied by the insert-region commands.
+#[test]
+fn rewrites_the_gate_refuses_are_not_offered_or_applied() {
+    let path = repo().join("tests/gate/refused_host_update_in_loop.c");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let uri = file_uri(&path);
+    let mut lsp = Lsp::start();
+    lsp.initialize(Lsp::full_capabilities(), json!({}));
+    lsp.open(&uri, "c", 1, &text);
+    lsp.diagnostics(&uri, 1);
+    let (l, c) = find(&text, "#pragma omp target");
+    let actions = lsp.call(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri},
+            "range": {"start": pos(l, c), "end": pos(l, c)},
+            "context": {"diagnostics": []},
+        }),
+    );
+    let titles: Vec<&str> = actions
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|a| a["title"].as_str())
+        .collect();
+    assert!(
+        !titles.iter().any(|t| t.starts_with("Insert")),
+        "a refused rewrite was offered: {titles:?}"
+    );
+    assert!(
+        titles.iter().any(|t| t.contains("mapping plan")),
+        "the plan is still shown: {titles:?}"
+    );
+    let r = lsp.request(
+        "workspace/executeCommand",
+        json!({"command": "omplens.insertDataRegion.file", "arguments": [uri]}),
+    );
+    assert!(
+        r["error"]["message"]
+            .as_str()
+            .is_some_and(|m| m.contains("re-analysis")),
+        "{r}"
+    );
+    assert!(lsp.applied_edits.is_empty(), "nothing was applied");
+    assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
+}

@@ -109,6 +109,11 @@ pub fn actions(
             .cloned()
             .unwrap_or(ours);
         for (i, fix) in f.fixes.iter().enumerate() {
+            // An edit the re-analysis refuses (it would not compile, or adds a finding) is
+            // not offered.
+            if !fa.gate_accepts(&fix.edits) {
+                continue;
+            }
             out.push(CodeAction {
                 title: format!("{} [{}]", fix.title, f.code),
                 kind: Some(CodeActionKind::QUICKFIX),
@@ -121,7 +126,8 @@ pub fn actions(
     }
     let text = index.text();
     if let Ok(plan) = &fa.plan() {
-        if let Some((title, edits)) = function_region(&fa.module, plan, text, start) {
+        let function = function_region(&fa.module, plan, text, start);
+        if let Some((title, edits)) = function.filter(|(_, e)| fa.gate_accepts(e)) {
             out.push(refactor(
                 t,
                 index,
@@ -131,9 +137,11 @@ pub fn actions(
             ));
         }
         for (title, edits) in updates_near(&fa.module, plan, text, index, start) {
-            out.push(refactor(t, index, title, CodeActionKind::REFACTOR, &edits));
+            if fa.gate_accepts(&edits) {
+                out.push(refactor(t, index, title, CodeActionKind::REFACTOR, &edits));
+            }
         }
-        if let Some(edits) = file_region(&fa.module, plan, text) {
+        if let Some(edits) = file_region(&fa.module, plan, text).filter(|e| fa.gate_accepts(e)) {
             let title = "Insert the data mappings of the whole file (as `omplens fix`)";
             out.push(refactor(
                 t,

@@ -8,9 +8,14 @@ use super::config::Settings;
 use super::convert::LineIndex;
 use omplens_analysis::check::{config, Finding};
 use omplens_analysis::frontend::flags;
-use omplens_analysis::ide::{Analysis, AnalysisHost, Cancellable, Change, Diagnostics, FileView};
+use omplens_analysis::ide::{
+    gate, Analysis, AnalysisHost, Cancellable, Change, Diagnostics, FileView,
+};
 use omplens_analysis::ir::Module;
 use omplens_analysis::plan::Plan;
+use omplens_analysis::text::TextEdit;
+use std::collections::HashMap;
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 
@@ -36,6 +41,10 @@ pub struct FileAnalysis {
     input: (PathBuf, Vec<String>),
     plan: OnceLock<Result<Plan, String>>,
     view: OnceLock<Arc<FileView>>,
+    /// The rewrite gate's baseline of this text, made on the first rewrite offered.
+    baseline: OnceLock<gate::Baseline>,
+    /// The gate's verdicts on rewrites of this text, by the rewritten text's hash.
+    verdicts: Mutex<HashMap<u64, bool>>,
 }
 
 impl FileAnalysis {
@@ -55,6 +64,37 @@ impl FileAnalysis {
                     .unwrap_or_else(|| self.ask_alone(|a, p| a.view(p))),
             )
         })
+    }
+
+    /// Whether the rewrite gate accepts `edits` on this text: the rewritten text parses (also
+    /// with OpenMP semantics on) and analyses without a new compile error or a new finding of
+    /// a correctness rule. An editor offers no edit the gate refuses. Verdicts are kept per
+    /// rewritten text, so a request asked again costs nothing.
+    pub fn gate_accepts(&self, edits: &[TextEdit]) -> bool {
+        let rewritten = omplens_analysis::text::apply(&self.text, edits);
+        if *rewritten == *self.text {
+            return true;
+        }
+        let key = {
+            let mut h = std::collections::hash_map::DefaultHasher::new();
+            rewritten.hash(&mut h);
+            h.finish()
+        };
+        if let Some(v) = self.verdicts.lock().ok().and_then(|m| m.get(&key).copied()) {
+            return v;
+        }
+        let (path, flags) = &self.input;
+        let baseline = self.baseline.get_or_init(|| {
+            let raw = self
+                .ask_current(|a, p| a.findings(p))
+                .unwrap_or_else(|| self.ask_alone(|a, p| a.findings(p)));
+            gate::Baseline::of(path, flags, &self.text, &self.module, &raw)
+        });
+        let accepted = gate::verify(path, flags, baseline, &rewritten).accepted();
+        if let Ok(mut m) = self.verdicts.lock() {
+            m.insert(key, accepted);
+        }
+        accepted
     }
 
     /// Computes the view and the plan from the host while it holds this text, and nothing
@@ -281,6 +321,8 @@ pub fn analyse(
         input,
         plan: OnceLock::new(),
         view: OnceLock::new(),
+        baseline: OnceLock::new(),
+        verdicts: Mutex::new(HashMap::new()),
     }))
 }
 

@@ -126,6 +126,16 @@ fn region_edit(
         }
         None => actions::file_region(&fa.module, plan, text),
     };
+    if let Some(e) = &edits {
+        if !fa.gate_accepts(e) {
+            return Err(guard::invalid_params(
+                "omplens did not apply the data mappings: the rewritten file failed its \
+                 re-analysis (it would not compile, or would add a finding); `omplens fix` \
+                 on the command line says why"
+                    .to_string(),
+            ));
+        }
+    }
     let target = Target {
         uri,
         version: a.version,
