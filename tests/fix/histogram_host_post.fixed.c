@@ -16,7 +16,7 @@ int main(void) {
     val[i] = 0;
   }
 
-#pragma omp target data map(to: state, val)
+#pragma omp target data map(to: state) map(alloc: val)
   for (int s = 0; s < STEPS; s++) {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; i++) {

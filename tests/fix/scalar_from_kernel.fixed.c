@@ -12,7 +12,7 @@ int main(void) {
 
   double m = -1.0e9;
   int count = 0;
-#pragma omp target data map(to: b) map(tofrom: a)
+#pragma omp target data map(to: b) map(from: a)
   {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < N; i++)

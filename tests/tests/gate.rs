@@ -1,8 +1,10 @@
-//! The rewrite gate (`omplens_analysis::ide::gate`) on programs built to be refused
-//! (tests/gate/):
-//! - `refused_host_update_in_loop.c`: the rewrite omplens synthesizes misses a `target update
-//!   to` in a time-step loop. The gate refuses it (it adds OMP102), `fix` writes nothing and
-//!   exits 1, and the oracle confirms the refused rewrite computes a wrong result.
+//! The rewrite gate (`omplens_analysis::ide::gate`) on programs built for it (tests/gate/):
+//! - `host_update_in_loop.c`: omplens's rewrite (with its `target update to` in the time-step
+//!   loop) passes the gate and is written; the same rewrite without that update is refused
+//!   (it adds OMP102), and the oracle confirms the refused text computes a wrong result.
+//! - `refused_exit_from_in_callee.c`: the gate refuses omplens's own rewrite (its check of the
+//!   rewrite reports a stale host read the original did not have): `fix` writes nothing and
+//!   exits 1, with or without `--allow-partial`, and prints nothing on stdout.
 //! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
 //!   unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
 //!   verified rewrite, lists the gaps and still exits 1.
@@ -46,24 +48,48 @@ fn fix(args: &[&str]) -> std::process::Output {
         .expect("runs omplens")
 }
 
-#[test]
-fn a_rewrite_that_adds_a_finding_is_refused_and_not_written() {
-    let path = program("refused_host_update_in_loop.c");
-    let (args, baseline, fixed) = rewrite_of(&path);
-    assert_ne!(
-        fixed,
-        std::fs::read_to_string(&path).unwrap(),
-        "a rewrite exists"
+/// omplens's rewrite of host_update_in_loop.c with its `target update to(heat)` line taken out.
+fn without_the_update(fixed: &str) -> String {
+    let out: Vec<&str> = fixed
+        .lines()
+        .filter(|l| !l.contains("target update to(heat)"))
+        .collect();
+    assert!(
+        out.len() < fixed.lines().count(),
+        "the rewrite has the update:\n{fixed}"
     );
-    let v = gate::verify(&path, &args, &baseline, &fixed);
+    out.join("\n") + "\n"
+}
+
+#[test]
+fn a_rewrite_that_adds_a_finding_is_refused() {
+    let path = program("host_update_in_loop.c");
+    let (args, baseline, fixed) = rewrite_of(&path);
+    assert!(gate::verify(&path, &args, &baseline, &fixed).accepted());
+    let v = gate::verify(&path, &args, &baseline, &without_the_update(&fixed));
     assert!(!v.accepted(), "{v:?}");
     assert!(
         v.refusals.iter().any(|r| r.message.contains("[OMP102]")),
         "{v:?}"
     );
+    // omplens fix writes its own (accepted) rewrite.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(std::fs::read_to_string(&out).unwrap(), fixed);
+}
 
-    let out = std::env::temp_dir().join(format!("omplens-gate-{}.c", std::process::id()));
-    let _ = std::fs::remove_file(&out);
+#[test]
+fn a_refused_rewrite_is_not_written() {
+    let path = program("refused_exit_from_in_callee.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
     for extra in [&[][..], &["--allow-partial"][..]] {
         let mut a = vec!["-o", out.to_str().unwrap()];
         a.extend_from_slice(extra);
@@ -75,7 +101,7 @@ fn a_rewrite_that_adds_a_finding_is_refused_and_not_written() {
         assert!(!out.exists(), "a refused rewrite must not be written");
         assert!(o.stdout.is_empty());
     }
-    // Printing to stdout (`-o -`, `--diff`) prints nothing either.
+    // Printing to stdout (`--diff`) prints nothing either.
     let o = fix(&["--diff", path.to_str().unwrap()]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -91,14 +117,18 @@ fn the_refused_rewrite_is_wrong_under_the_oracle() {
     if !(tier::slow(test) && oracle::gate(test)) {
         return;
     }
-    let path = program("refused_host_update_in_loop.c");
+    let path = program("host_update_in_loop.c");
     let original = oracle::check(&path, &[]).expect("the oracle runs");
     assert!(original.is_correct(), "{}", original.summary());
     let (_, _, fixed) = rewrite_of(&path);
     let dir = tempfile::tempdir().unwrap();
-    let rewritten = dir.path().join("refused_host_update_in_loop.c");
-    std::fs::write(&rewritten, fixed).unwrap();
-    let v = oracle::check(&rewritten, &[]).expect("the oracle runs");
+    let accepted = dir.path().join("accepted.c");
+    std::fs::write(&accepted, &fixed).unwrap();
+    let v = oracle::check(&accepted, &[]).expect("the oracle runs");
+    assert!(v.is_correct(), "the accepted rewrite: {}", v.summary());
+    let refused = dir.path().join("refused.c");
+    std::fs::write(&refused, without_the_update(&fixed)).unwrap();
+    let v = oracle::check(&refused, &[]).expect("the oracle runs");
     assert!(
         !v.output_matches,
         "the gate refused a rewrite the oracle finds right: {}",

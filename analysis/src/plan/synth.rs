@@ -288,7 +288,30 @@ impl<'a> FnCtx<'a> {
             start: self.tree.span(range[0]).start,
             end: self.tree.span(*range.last().expect("non-empty")).end,
         };
-        let nodes = (0..self.ng.len()).map(|i| self.in_span(i, span)).collect();
+        let mut nodes: Vec<bool> = (0..self.ng.len())
+            .map(|i| self.ng.node(i).is_none() || self.in_span(i, span))
+            .collect();
+        // An empty block has no statement to place: it is inside the region when every path
+        // through it is (the join after a loop that ends a loop body, for one). Start from
+        // "inside" and drop those with a way in or out of the region, until none changes.
+        let stand_ins: Vec<usize> = (0..self.ng.len())
+            .filter(|&i| self.ng.node(i).is_none())
+            .collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &i in &stand_ins {
+                let inside = nodes[i]
+                    && !self.ng.preds[i].is_empty()
+                    && !self.ng.succs[i].is_empty()
+                    && self.ng.preds[i].iter().all(|&p| nodes[p])
+                    && self.ng.succs[i].iter().all(|&s| nodes[s]);
+                if nodes[i] != inside {
+                    nodes[i] = inside;
+                    changed = true;
+                }
+            }
+        }
         Region { range, span, nodes }
     }
 

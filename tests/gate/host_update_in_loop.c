@@ -1,6 +1,9 @@
-/* The gate must refuse omplens's own rewrite here: the region omplens synthesizes around the
- * sweep loop misses a `target update to(heat)` after the host smooths the array, so the next
- * sweep would read a stale device copy (OMP102 on the rewrite, none on the original). */
+/* A time-step loop whose body ends with a host loop that rewrites the array the next sweep's
+ * kernel reads: the region around the sweep loop needs `target update to(heat)` after it.
+ * omplens used to miss it (the empty join after the host loop was taken as outside the
+ * region), and the rewrite then read a stale device copy (OMP102, a wrong result); the gate
+ * refused it. The same rewrite without its update is what tests/tests/gate.rs checks the gate
+ * refuses. */
 #include <stdio.h>
 
 #define LEN 48
