@@ -109,3 +109,60 @@ pub fn parallel_map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -
         .map(|r| r.expect("every item has a result"))
         .collect()
 }
+
+/// What a corpus test found for one program: problems fail the test, notes are printed.
+pub struct Outcome<'a> {
+    pub problems: &'a [String],
+    pub notes: &'a [String],
+    /// An account of the program's run (the oracle's), shown under its problems.
+    pub summary: &'a str,
+}
+
+/// Prints every program's notes, then panics with each failed program's problems (and the
+/// `extra` lines) unless there are none; `title` names the test.
+pub fn report(title: &str, programs: &[Program], outcomes: &[Outcome], extra: &[String]) {
+    use std::fmt::Write as _;
+    let mut notes = String::new();
+    for (p, o) in programs.iter().zip(outcomes) {
+        for n in o.notes {
+            let _ = writeln!(notes, "{}: {n}", p.file_name());
+        }
+    }
+    if !notes.is_empty() {
+        eprintln!("{title}:\n{notes}");
+    }
+    let failed: Vec<(&Program, &Outcome)> = programs
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| !o.problems.is_empty())
+        .collect();
+    if failed.is_empty() && extra.is_empty() {
+        eprintln!("{title}: all {} programs pass", programs.len());
+        return;
+    }
+    let mut msg = format!(
+        "{title}: {} of {} programs failed\n",
+        failed.len(),
+        programs.len()
+    );
+    for e in extra {
+        let _ = writeln!(msg, "\n{e}");
+    }
+    let repo = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .unwrap_or(Path::new("/"));
+    for (p, o) in failed {
+        let input = p.input();
+        let shown = input.strip_prefix(repo).unwrap_or(&input);
+        let _ = writeln!(msg, "\n== {} ({})", p.file_name(), shown.display());
+        for problem in o.problems {
+            for (i, l) in problem.lines().enumerate() {
+                let _ = writeln!(msg, "{}{l}", if i == 0 { "  " } else { "    " });
+            }
+        }
+        if !o.summary.is_empty() {
+            let _ = writeln!(msg, "  oracle: {}", o.summary.replace('\n', "\n  "));
+        }
+    }
+    panic!("{msg}");
+}

@@ -48,7 +48,9 @@ use omplens_analysis::check::rules::{self, Family};
 use omplens_analysis::check::{self as omp_check, Finding, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
 use omplens_analysis::text;
-use omplens_tests::fix_programs::{files_of, parallel_map, programs_with, split_name, Program};
+use omplens_tests::fix_programs::{
+    self, files_of, parallel_map, programs_with, split_name, Program,
+};
 use omplens_tests::oracle::{self, Verdict};
 use omplens_tests::tier::{self, UPDATE_ENV};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -378,41 +380,15 @@ struct Outcome {
 }
 
 fn report(title: &str, programs: &[Program], outcomes: &[Outcome], extra: &[String]) {
-    let mut notes = String::new();
-    for (p, o) in programs.iter().zip(outcomes) {
-        for n in &o.notes {
-            let _ = writeln!(notes, "{}: {n}", p.file_name());
-        }
-    }
-    if !notes.is_empty() {
-        eprintln!("{title}:\n{notes}");
-    }
-    let failed: Vec<(&Program, &Outcome)> = programs
+    let views: Vec<fix_programs::Outcome> = outcomes
         .iter()
-        .zip(outcomes)
-        .filter(|(_, o)| !o.problems.is_empty())
+        .map(|o| fix_programs::Outcome {
+            problems: &o.problems,
+            notes: &o.notes,
+            summary: "",
+        })
         .collect();
-    if failed.is_empty() && extra.is_empty() {
-        eprintln!("{title}: all {} programs pass", programs.len());
-        return;
-    }
-    let mut msg = format!(
-        "{title}: {} of {} programs failed\n",
-        failed.len(),
-        programs.len()
-    );
-    for e in extra {
-        let _ = writeln!(msg, "{e}");
-    }
-    for (p, o) in failed {
-        let _ = writeln!(msg, "\n== {}", rel(&p.input()));
-        for problem in &o.problems {
-            for (i, l) in problem.lines().enumerate() {
-                let _ = writeln!(msg, "{}{l}", if i == 0 { "  " } else { "    " });
-            }
-        }
-    }
-    panic!("{msg}");
+    fix_programs::report(title, programs, &views, extra);
 }
 
 // ---------------------------------------------------------------------------------------------

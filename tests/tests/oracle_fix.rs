@@ -335,42 +335,15 @@ struct Outcome {
 }
 
 fn report(title: &str, programs: &[Program], outcomes: &[Outcome], extra: &[String]) {
-    let mut notes = String::new();
-    for (p, o) in programs.iter().zip(outcomes) {
-        for n in &o.notes {
-            let _ = writeln!(notes, "{}: {n}", p.file_name());
-        }
-    }
-    if !notes.is_empty() {
-        eprintln!("{notes}");
-    }
-    let failed: Vec<(&Program, &Outcome)> = programs
+    let views: Vec<fix_programs::Outcome> = outcomes
         .iter()
-        .zip(outcomes)
-        .filter(|(_, o)| !o.problems.is_empty())
+        .map(|o| fix_programs::Outcome {
+            problems: &o.problems,
+            notes: &o.notes,
+            summary: &o.summary,
+        })
         .collect();
-    if failed.is_empty() && extra.is_empty() {
-        eprintln!("{title}: all {} programs pass", programs.len());
-        return;
-    }
-    let mut msg = format!(
-        "{title}: {} of {} programs failed\n",
-        failed.len(),
-        programs.len()
-    );
-    for e in extra {
-        let _ = writeln!(msg, "\n{e}");
-    }
-    for (p, o) in failed {
-        let _ = writeln!(msg, "\n== {} ({})", p.file_name(), rel(&p.input()));
-        for problem in &o.problems {
-            let _ = writeln!(msg, "{}", indent(problem, "  "));
-        }
-        if !o.summary.is_empty() {
-            let _ = writeln!(msg, "  oracle: {}", o.summary.replace('\n', "\n  "));
-        }
-    }
-    panic!("{msg}");
+    fix_programs::report(title, programs, &views, extra);
 }
 
 fn scratch_dir() -> tempfile::TempDir {
