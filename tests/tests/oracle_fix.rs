@@ -346,6 +346,19 @@ fn report(title: &str, programs: &[Program], outcomes: &[Outcome], extra: &[Stri
     fix_programs::report(title, programs, &views, extra);
 }
 
+/// Under `UPDATE_EXPECT=1`: writes `text` to `path` and notes it ("wrote" a new file,
+/// "updated" one that `existed`), or records the failure as a problem.
+fn record(o: &mut Outcome, path: &Path, existed: bool, text: &str) {
+    match std::fs::write(path, text) {
+        Ok(()) => o.notes.push(format!(
+            "{} {}",
+            if existed { "updated" } else { "wrote" },
+            rel(path)
+        )),
+        Err(e) => o.problems.push(format!("writing {}: {e}", path.display())),
+    }
+}
+
 fn scratch_dir() -> tempfile::TempDir {
     tempfile::Builder::new()
         .prefix("omplens-fix-test-")
@@ -408,20 +421,7 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
     let snapshot = std::fs::read_to_string(&snap_path).ok();
     if snapshot.as_deref() != Some(actual.as_str()) {
         if update {
-            match std::fs::write(&snap_path, &actual) {
-                Ok(()) => o.notes.push(format!(
-                    "{} {}",
-                    if snapshot.is_some() {
-                        "updated"
-                    } else {
-                        "wrote"
-                    },
-                    rel(&snap_path)
-                )),
-                Err(e) => o
-                    .problems
-                    .push(format!("writing {}: {e}", snap_path.display())),
-            }
+            record(&mut o, &snap_path, snapshot.is_some(), &actual);
         } else {
             match &snapshot {
                 None => o.problems.push(format!(
@@ -448,20 +448,8 @@ fn check_fixed(p: &Program, out_dir: &Path, update: bool) -> Outcome {
     };
     if update {
         if recorded.as_ref().is_none_or(|r| r.as_ref() != Ok(&got)) {
-            match std::fs::write(&expect_path, got.render(&p.file_name())) {
-                Ok(()) => o.notes.push(format!(
-                    "{} {}",
-                    if recorded.is_some() {
-                        "updated"
-                    } else {
-                        "wrote"
-                    },
-                    rel(&expect_path)
-                )),
-                Err(e) => o
-                    .problems
-                    .push(format!("writing {}: {e}", expect_path.display())),
-            }
+            let text = got.render(&p.file_name());
+            record(&mut o, &expect_path, recorded.is_some(), &text);
         }
     } else {
         match recorded {
