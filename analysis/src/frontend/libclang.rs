@@ -315,6 +315,20 @@ pub struct Type<'tu> {
     _tu: PhantomData<&'tu TranslationUnit>,
 }
 
+/// Whether cursors of kind `k` declare a function omplens lowers: free functions, methods,
+/// constructors, destructors, conversion functions and function templates.
+pub fn is_function_declaration(k: CXCursorKind) -> bool {
+    matches!(
+        k,
+        CXCursor_FunctionDecl
+            | CXCursor_CXXMethod
+            | CXCursor_Constructor
+            | CXCursor_Destructor
+            | CXCursor_ConversionFunction
+            | CXCursor_FunctionTemplate
+    )
+}
+
 /// `clang_isDeclaration`: whether cursors of kind `k` are declarations.
 pub fn is_declaration(k: CXCursorKind) -> bool {
     // SAFETY: a plain value in, a plain value out; any kind is accepted.

@@ -126,12 +126,7 @@ impl<'a> Lowerer<'a> {
             };
             self.top_level_pragmas(start);
             match c.kind() {
-                CXCursor_FunctionDecl
-                | CXCursor_CXXMethod
-                | CXCursor_Constructor
-                | CXCursor_Destructor
-                | CXCursor_ConversionFunction
-                | CXCursor_FunctionTemplate => self.function(c),
+                k if lc::is_function_declaration(k) => self.function(c),
                 CXCursor_VarDecl => {
                     let v = self.var_id(c);
                     if self.declare_target_depth > 0 {
@@ -1076,17 +1071,7 @@ impl<'a> Lowerer<'a> {
     fn call(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
         let ch = c.children();
         let callee_id = match c.referenced() {
-            Some(target)
-                if matches!(
-                    target.kind(),
-                    CXCursor_FunctionDecl
-                        | CXCursor_CXXMethod
-                        | CXCursor_Constructor
-                        | CXCursor_Destructor
-                        | CXCursor_ConversionFunction
-                        | CXCursor_FunctionTemplate
-                ) =>
-            {
+            Some(target) if lc::is_function_declaration(target.kind()) => {
                 Some(self.func_id(target))
             }
             _ => None,
@@ -1236,16 +1221,7 @@ fn storage_of(decl: Cursor<'_>) -> Storage {
     }
     let static_ = decl.storage_class() == CX_SC_Static;
     let in_function = decl.semantic_parent().is_some_and(|parent| {
-        matches!(
-            parent.kind(),
-            CXCursor_FunctionDecl
-                | CXCursor_CXXMethod
-                | CXCursor_Constructor
-                | CXCursor_Destructor
-                | CXCursor_ConversionFunction
-                | CXCursor_FunctionTemplate
-                | CXCursor_LambdaExpr
-        )
+        lc::is_function_declaration(parent.kind()) || parent.kind() == CXCursor_LambdaExpr
     });
     match (in_function, static_) {
         (true, true) => Storage::StaticLocal,
