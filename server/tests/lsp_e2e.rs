@@ -809,19 +809,19 @@ fn requests_right_after_an_edit_answer_from_the_last_analysis() {
     assert!(!h.contains("From the analysis of version"), "{h}");
 }
 
-/// The rewrite gate in the editor: a rewrite the re-analysis refuses (tests/gate: omplens's
-/// check of the region it would insert reports a stale host read the original did not have)
+/// The rewrite gate in the editor: a rewrite the re-analysis refuses (tests/gate: the region
+/// omplens would insert names a length declared inside the loop, so it does not compile)
 /// is neither offered as a code action nor applied by the insert-region commands.
 #[test]
 fn rewrites_the_gate_refuses_are_not_offered_or_applied() {
-    let path = repo().join("tests/gate/refused_exit_from_in_callee.c");
+    let path = repo().join("tests/gate/refused_length_declared_in_loop.c");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = file_uri(&path);
     let mut lsp = Lsp::start();
     lsp.initialize(Lsp::full_capabilities(), json!({}));
     lsp.open(&uri, "c", 1, &text);
     lsp.diagnostics(&uri, 1);
-    let (l, c) = find(&text, "scale();");
+    let (l, c) = find(&text, "grid[i] = grid[i] * 0.5;");
     let actions = lsp.call(
         "textDocument/codeAction",
         json!({

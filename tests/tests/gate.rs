@@ -2,9 +2,10 @@
 //! - `host_update_in_loop.c`: omplens's rewrite (with its `target update to` in the time-step
 //!   loop) passes the gate and is written; the same rewrite without that update is refused
 //!   (it adds OMP102), and the oracle confirms the refused text computes a wrong result.
-//! - `refused_exit_from_in_callee.c`: the gate refuses omplens's own rewrite (its check of the
-//!   rewrite reports a stale host read the original did not have): `fix` writes nothing and
-//!   exits 1, with or without `--allow-partial`, and prints nothing on stdout.
+//! - `refused_length_declared_in_loop.c`: the gate refuses omplens's own rewrite (the region
+//!   it hoists names a length declared inside the loop, so the rewrite does not compile):
+//!   `fix` writes nothing and exits 1, with or without `--allow-partial`, and prints nothing
+//!   on stdout.
 //! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
 //!   unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
 //!   verified rewrite, lists the gaps and still exits 1.
@@ -87,7 +88,7 @@ fn a_rewrite_that_adds_a_finding_is_refused() {
 
 #[test]
 fn a_refused_rewrite_is_not_written() {
-    let path = program("refused_exit_from_in_callee.c");
+    let path = program("refused_length_declared_in_loop.c");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.c");
     for extra in [&[][..], &["--allow-partial"][..]] {

@@ -1302,6 +1302,60 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
     found
 }
 
+/// A file-scope pointer that every function of the module only ever sets to an allocation
+/// (`malloc`, `calloc`, ...) or null, whose address is never taken and whose value is never
+/// copied into another variable: its data has no other name, so whether it is mapped is
+/// decided by this pointer's own map clauses.
+pub fn holds_only_own_allocations(module: &Module, var: VarId) -> bool {
+    let mut allocated = false;
+    for f in module.functions.iter() {
+        let strip = |mut e: ExprId| {
+            while let ExprKind::Cast(x) = f.expr(e).kind {
+                e = x;
+            }
+            e
+        };
+        let is_var = |e: ExprId| matches!(f.expr(strip(e)).kind, ExprKind::Var(x) if x == var);
+        for st in &f.stmts {
+            if let StmtKind::Decl(ds) = &st.kind {
+                if ds.iter().any(|(_, init)| init.is_some_and(is_var)) {
+                    return false;
+                }
+            }
+        }
+        for ex in f.exprs.iter() {
+            match &ex.kind {
+                ExprKind::Assign(None, l, r) if is_var(*l) => match &f.expr(strip(*r)).kind {
+                    ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. } => {}
+                    ExprKind::Call { callee, .. }
+                        if matches!(
+                            name_of(module, callee),
+                            Some(
+                                "malloc"
+                                    | "calloc"
+                                    | "realloc"
+                                    | "aligned_alloc"
+                                    | "_mm_malloc"
+                                    | "omp_alloc"
+                                    | "omp_aligned_alloc"
+                            )
+                        ) =>
+                    {
+                        allocated = true
+                    }
+                    _ => return false,
+                },
+                ExprKind::Assign(_, l, r) if is_var(*r) && !is_var(*l) => return false,
+                ExprKind::Assign(Some(_), l, _) if is_var(*l) => return false,
+                ExprKind::Unary(op, x) if op.is_increment() && is_var(*x) => return false,
+                ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(*x) => return false,
+                _ => {}
+            }
+        }
+    }
+    allocated
+}
+
 fn name_of<'a>(module: &'a Module, c: &'a Callee) -> Option<&'a str> {
     match c {
         Callee::Direct(id) => Some(module.function(*id).name.as_str()),

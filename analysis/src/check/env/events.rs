@@ -73,6 +73,8 @@ pub(super) struct FnInterp<'a> {
     func: &'a Function,
     g: &'a Cfg,
     sums: &'a IndexVec<FuncId, Summary>,
+    /// What each analysed callee leaves behind for data that was not mapped at the call.
+    transfers: &'a Transfers,
     objects: Vec<Object>,
     index: HashMap<Object, usize>,
     entry: State,
@@ -105,6 +107,7 @@ impl<'a> FnInterp<'a> {
         id: FuncId,
         g: &'a Cfg,
         sums: &'a IndexVec<FuncId, Summary>,
+        transfers: &'a Transfers,
         context: BTreeMap<Object, ObjState>,
     ) -> FnInterp<'a> {
         let func = module.function(id);
@@ -114,6 +117,7 @@ impl<'a> FnInterp<'a> {
             func,
             g,
             sums,
+            transfers,
             objects: Vec::new(),
             index: HashMap::new(),
             entry: Vec::new(),
@@ -204,11 +208,28 @@ impl<'a> FnInterp<'a> {
             .first()
             .map_or(self.func.stmt(n.stmt).span, |e| span_of(*e));
         for callee in calls_in(self.func, &n.exprs) {
-            let globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee]
+            let mut globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee]
                 .globals
                 .iter()
                 .map(|(v, e)| (*v, *e))
                 .collect();
+            // Globals the callee only maps or unmaps (no access): the call still changes them.
+            for o in self
+                .transfers
+                .get(&callee)
+                .into_iter()
+                .flat_map(|t| t.keys())
+            {
+                if let Object::Var(v) = o {
+                    let global = matches!(
+                        self.module.var(*v).storage,
+                        Storage::Global | Storage::StaticGlobal
+                    );
+                    if global && !globals.iter().any(|(g, _)| g == v) {
+                        globals.push((*v, Effect::default()));
+                    }
+                }
+            }
             for (v, e) in globals {
                 if self.module.var(v).declare_target {
                     continue;
@@ -447,8 +468,44 @@ impl<'a> FnInterp<'a> {
         self.kernels.iter().find(|k| within(k.span, s))
     }
 
+    /// What the function leaves behind when it is entered with nothing mapped: the state at
+    /// its exit of each global and of each pointer parameter's data, where it differs from
+    /// "not mapped, host copy valid". Computed without reporting.
+    pub(super) fn transfer(&mut self) -> BTreeMap<Object, ObjState> {
+        let ins = self.solve();
+        let mut out = BTreeMap::new();
+        let Some(mut st) = ins[self.g.exit].clone() else {
+            return out;
+        };
+        self.block(self.g.exit, &mut st);
+        for (i, s) in st.into_iter().enumerate() {
+            let visible = match &self.objects[i] {
+                Object::Var(v) => {
+                    let var = self.module.var(*v);
+                    matches!(var.storage, Storage::Global | Storage::StaticGlobal)
+                        || self.func.params.contains(v)
+                }
+                Object::Member(_) => false,
+            };
+            let unchanged = s.counts.must_be_zero() && s.host == VALID;
+            if visible && !unchanged {
+                let mut s = s;
+                s.pending_in.clear();
+                s.last_out = None;
+                out.insert(self.objects[i].clone(), s);
+            }
+        }
+        out
+    }
+
     /// Solves to a fixed point, then records the facts in one more pass.
     pub(super) fn run(&mut self, out: &mut Facts) {
+        let ins = self.solve();
+        self.record(ins, out);
+    }
+
+    /// The state at the entry of every block, at the fixed point.
+    fn solve(&mut self) -> IndexVec<BlockId, Option<State>> {
         let n = self.g.blocks.len();
         // Loops that certainly run at least once: their exit sees only the states that went
         // around them, not the zero-trip state of the header.
@@ -523,6 +580,11 @@ impl<'a> FnInterp<'a> {
                 }
             }
         }
+        ins
+    }
+
+    /// The reporting pass over the fixed point's states.
+    fn record(&mut self, ins: IndexVec<BlockId, Option<State>>, out: &mut Facts) {
         self.report = true;
         let mut exit_state: Option<State> = None;
         for (b, input) in ins.iter_enumerated() {
@@ -622,6 +684,13 @@ impl<'a> FnInterp<'a> {
                 !var.ty.is_pointer()
                     || crate::semantics::sections::allocation_length(self.module, self.id, *v)
                         .is_some()
+            }
+            // A global pointer that only ever holds its own allocations, when every caller's
+            // state is known (or this is `main`, entered with nothing mapped).
+            Storage::Global | Storage::StaticGlobal => {
+                var.ty.is_pointer()
+                    && (self.context_known.contains(&obj) || self.func.name == "main")
+                    && crate::semantics::sections::holds_only_own_allocations(self.module, *v)
             }
             _ => false,
         }
@@ -803,6 +872,31 @@ impl<'a> FnInterp<'a> {
                     return;
                 }
                 self.host_access(st, *obj, hr, hw, *span, stmt, false);
+                // Data not mapped at the call: the callee's own interpretation says what it
+                // leaves (mapped, copied back, dropped without a copy back).
+                let transfer = callee_object
+                    .as_ref()
+                    .filter(|_| st[*obj].counts.must_be_zero())
+                    .and_then(|co| self.transfers.get(callee)?.get(co));
+                if let Some(t) = transfer {
+                    let host_changed = t.host & STALE != 0;
+                    if !host_changed {
+                        self.host_access(st, *obj, kr, kw, *span, stmt, false);
+                    }
+                    let s = &mut st[*obj];
+                    s.counts = t.counts;
+                    s.dev = t.dev;
+                    s.dev_why = t.dev_why.clone();
+                    if host_changed {
+                        s.host = t.host;
+                        s.host_why = t.host_why.clone();
+                        s.last_out = None;
+                    }
+                    if t.counts.may_be_present() {
+                        s.entered = s.entered.or(t.entered);
+                    }
+                    return;
+                }
                 if let Some(co) = callee_object {
                     self.callee_enters_or_exits(st, *obj, *callee, co);
                 }
@@ -1278,6 +1372,11 @@ impl<'a> FnInterp<'a> {
             return;
         };
         let s = st[obj].clone();
+        // Unmapping data that is not mapped does nothing: no copy, no count (OpenMP 5.2
+        // §5.8.3: the list item is not present, so neither the release nor the copy happens).
+        if s.counts.must_be_zero() {
+            return;
+        }
         let after = match m.map_type {
             MapType::Delete => Counts::ZERO,
             _ => s.counts.dec(),
@@ -1285,7 +1384,7 @@ impl<'a> FnInterp<'a> {
         let copies = matches!(m.map_type, MapType::From | MapType::ToFrom);
         let (may0, may_p) = (after.may_be_zero(), after.may_be_present());
         let happens = copies && (may0 || m.always);
-        let certain = after.must_be_zero() || m.always;
+        let certain = s.counts.must_be_present() && (after.must_be_zero() || m.always);
         let implicit = m.clause == self.module.directive(d).directive.span;
         let mut next = s.clone();
         let mut host = 0;

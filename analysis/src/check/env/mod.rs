@@ -22,6 +22,10 @@ use items::MapItem;
 use state::ObjState;
 use std::collections::{BTreeMap, HashMap};
 
+/// Per function, what it leaves behind for data not mapped when it is called (its globals and
+/// its pointer parameters' data): see `FnInterp::transfer`.
+pub type Transfers = HashMap<FuncId, BTreeMap<Object, ObjState>>;
+
 /// Identifies one copy: function, block, node, item, direction.
 pub type CopyKey = (u32, u32, u32, u32, bool);
 
@@ -233,16 +237,25 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         cfgs: IndexVec::new(),
         execs: execs.clone(),
     };
+    let order = host_order(module, &execs);
+    let analysed = |id: FuncId| {
+        cfgs[id]
+            .as_ref()
+            .filter(|_| module.function(id).not_analysed.is_none())
+    };
+    // Callees before callers: a caller applies what its callees leave behind.
+    let mut transfers: Transfers = HashMap::new();
+    for &id in order.iter().rev() {
+        let Some(g) = analysed(id) else { continue };
+        let t = events::FnInterp::new(module, source, id, g, &sums, &transfers, BTreeMap::new())
+            .transfer();
+        transfers.insert(id, t);
+    }
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
-    for id in host_order(module, &execs) {
-        let Some(g) = cfgs[id].as_ref() else {
-            continue;
-        };
-        if module.function(id).not_analysed.is_some() {
-            continue;
-        }
+    for id in order {
+        let Some(g) = analysed(id) else { continue };
         let entry = contexts.remove(&id).unwrap_or_default();
-        let mut f = events::FnInterp::new(module, source, id, g, &sums, entry);
+        let mut f = events::FnInterp::new(module, source, id, g, &sums, &transfers, entry);
         f.run(&mut facts);
         for (callee, ctx) in f.take_contexts() {
             let slot = contexts.entry(callee).or_default();
