@@ -199,3 +199,53 @@ int main(void) {
         "{x:?}"
     );
 }
+
+/// A call whose body omplens does not see (a prototype only: the kernel is in another
+/// translation unit) receives mapped data: the stale read after the region is a warning that
+/// names the call, with no fix, not an error (issue 15: certainty as severity).
+#[test]
+fn a_finding_that_rests_on_an_unseen_callee_is_a_warning_naming_it() {
+    let src = "#include <stdio.h>
+#include <stdlib.h>
+void fill_on_device(double *out, int n);
+int main(void) {
+  double *out = (double *)malloc(64 * sizeof(double));
+#pragma omp target data map(from: out[0:64])
+  {
+    fill_on_device(out, 64);
+  }
+  printf(\"%f\\n\", out[0]);
+  free(out);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.contains(&(10, "OMP101", Severity::Warning)), "{c:?}");
+    assert!(!c.iter().any(|x| x.2 == Severity::Error), "{c:?}");
+    let f = run(src);
+    let f = f.iter().find(|f| f.code == Code::OMP101).unwrap();
+    assert!(f.message.contains("`fill_on_device`"), "{f:?}");
+    assert!(f.fixes.is_empty(), "{f:?}");
+    assert!(
+        f.related.iter().any(|r| r.message.contains("not analysed")),
+        "{f:?}"
+    );
+}
+
+/// A file that does not compile is analysed in part: its correctness findings are warnings.
+#[test]
+fn findings_of_a_file_with_compile_errors_are_warnings() {
+    let src = "#include <stdio.h>
+int main(void) {
+  double a[8] = {0};
+#pragma omp target map(to: a)
+  a[0] = 1.0;
+  printf(\"%f\\n\", a[0]);
+  undeclared_thing(a);
+  return 0;
+}
+";
+    let c = codes(src);
+    assert!(c.contains(&(6, "OMP101", Severity::Warning)), "{c:?}");
+    assert!(!c.iter().any(|x| x.2 == Severity::Error), "{c:?}");
+}

@@ -87,9 +87,27 @@ pub fn check(module: &Module, source: &str) -> Vec<Finding> {
 /// [`check`] over facts already interpreted (callers that also need the facts, e.g. hover).
 pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Finding> {
     let mut out = rules::run(module, source, facts);
+    demote_when_not_compiling(module, &mut out);
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out
+}
+
+/// A file with compile errors is analysed in part (what clang could not build is missing, a
+/// kernel may govern nothing): its correctness findings are not certain, so they are
+/// warnings, without fixes. Idempotent.
+pub fn demote_when_not_compiling(module: &Module, findings: &mut [Finding]) {
+    if module.errors().next().is_none() {
+        return;
+    }
+    for f in findings.iter_mut().filter(|f| {
+        f.severity == Severity::Error && f.code.rule().family == rules::Family::Correctness
+    }) {
+        f.severity = Severity::Warning;
+        f.message
+            .push_str(" (not certain: the file has compile errors, so part of it is not analysed)");
+        f.fixes.clear();
+    }
 }
 
 /// What `omplens check` reports for one file: the findings no inline suppression silences,

@@ -215,6 +215,7 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
             }
         }
     }
+    check::demote_when_not_compiling(&module, &mut out);
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     Arc::new(out)

@@ -428,6 +428,13 @@ impl<'tu> Cursor<'tu> {
         Some((s, e.max(s)))
     }
 
+    /// Whether the cursor's location is in a system header (`-isystem`, the C and C++
+    /// libraries).
+    pub fn in_system_header(self) -> bool {
+        // SAFETY: see `is_null`; a source location is a plain value.
+        unsafe { clang_Location_isInSystemHeader(clang_getCursorLocation(self.raw)) != 0 }
+    }
+
     /// Offset of the cursor's own location (e.g. a declarator's name), if in the main file.
     pub fn location(self) -> Option<u32> {
         // SAFETY: see `is_null`.

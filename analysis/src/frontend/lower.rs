@@ -54,6 +54,8 @@ struct Bodies {
     stmts: IndexVec<StmtId, Stmt>,
     exprs: IndexVec<ExprId, Expr>,
     not_analysed: Option<String>,
+    /// The body includes statements of another file.
+    included: bool,
     labels_seen: Vec<String>,
 }
 
@@ -245,6 +247,7 @@ impl<'a> Lowerer<'a> {
             return_type: lower_type(ret, 0),
             has_body: false,
             in_main_file: c.location().is_some(),
+            in_system_header: c.in_system_header(),
             span: None,
             name_span: None,
             is_method,
@@ -313,6 +316,16 @@ impl<'a> Lowerer<'a> {
         f.stmts = bodies.stmts;
         f.exprs = bodies.exprs;
         f.not_analysed = bodies.not_analysed;
+        if let (Some(why), true) = (&f.not_analysed, bodies.included) {
+            let message = format!("`{}` is not analysed: {why}", f.name);
+            let span = f.name_span.or(f.span);
+            self.module.diagnostics.push(Diagnostic {
+                severity: Severity::Warning,
+                span,
+                message,
+                source: "omplens",
+            });
+        }
     }
 
     /// The variable a declaration declares; a local enters the innermost scope.
@@ -553,6 +566,15 @@ impl<'a> Lowerer<'a> {
     }
 
     fn stmt(&mut self, c: Cursor<'a>, depth: usize) -> StmtId {
+        // Statements of another file (`#include "kernel.h"` inside a function body): their
+        // pragmas and positions are not this file's, so the function is not analysed.
+        if c.extent().is_none() && self.cur_func.is_some() && self.bodies.not_analysed.is_none() {
+            self.bodies.included = true;
+            self.bodies.not_analysed = Some(
+                "its body includes statements from another file (an `#include` inside the function), which omplens does not analyse"
+                    .to_string(),
+            );
+        }
         let span = self.span(c);
         self.last_span = span;
         if depth > MAX_DEPTH {

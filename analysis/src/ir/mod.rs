@@ -139,6 +139,9 @@ pub struct Function {
     /// True when this function's body is lowered (a definition in the main file).
     pub has_body: bool,
     pub in_main_file: bool,
+    /// Declared in a system header (the C and C++ libraries): a body omplens does not see is
+    /// the library's, not the project's.
+    pub in_system_header: bool,
     /// Span of the whole definition or declaration in the main file.
     pub span: Option<Span>,
     pub name_span: Option<Span>,

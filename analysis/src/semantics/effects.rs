@@ -393,6 +393,151 @@ enum AliasOf {
     This,
 }
 
+/// Local pointers that point into other variables' data (`float *row = out + k*n;`,
+/// `q = &a[i];`, `dst = even ? a : b;`, chains of such), flow-insensitively.
+pub struct LocalAliases {
+    /// Per local pointer, every variable whose data it may reach (one: it always points
+    /// there). A local also set from something else, or whose address is taken, is absent.
+    pub roots: HashMap<VarId, Vec<VarId>>,
+    /// The expressions on the right of those assignments (`&a[i]` there takes no data).
+    pub sources: HashSet<crate::ir::ExprId>,
+}
+
+/// The [`LocalAliases`] of `func`. Locals for which `own` holds keep their own identity (a
+/// pointer a map clause names): they are roots, never aliases.
+pub fn local_aliases(
+    module: &Module,
+    func: &Function,
+    own: impl Fn(VarId) -> bool,
+) -> LocalAliases {
+    use crate::ir::{BinaryOp, ExprId, UnaryOp};
+    fn root_of(
+        func: &Function,
+        e: ExprId,
+        seen: &mut Vec<ExprId>,
+        depth: u32,
+    ) -> Option<Vec<VarId>> {
+        if depth > 32 {
+            return None;
+        }
+        seen.push(e);
+        match &func.expr(e).kind {
+            ExprKind::Var(v) => Some(vec![*v]),
+            ExprKind::Cast(x) => root_of(func, *x, seen, depth + 1),
+            ExprKind::Unary(UnaryOp::AddrOf, x) => match func.expr(*x).kind {
+                // `&a[k]`: into a's data; `&v` of a plain variable is not an alias of data.
+                ExprKind::Subscript(b, _) => {
+                    seen.push(*x);
+                    root_of(func, b, seen, depth + 1)
+                }
+                _ => None,
+            },
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => {
+                root_of(func, *a, seen, depth + 1)
+            }
+            ExprKind::Cond(_, a, b) => {
+                let mut r = root_of(func, *a, seen, depth + 1)?;
+                r.extend(root_of(func, *b, seen, depth + 1)?);
+                Some(r)
+            }
+            _ => None,
+        }
+    }
+    let is_local_pointer = |v: VarId| {
+        let var = module.var(v);
+        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
+    };
+    // Every root each local pointer is set from (None: something that is not an alias).
+    let mut roots: HashMap<VarId, Vec<Option<Vec<VarId>>>> = HashMap::new();
+    let mut sources = HashSet::new();
+    let mut set = |v: VarId, rhs: ExprId, roots: &mut HashMap<VarId, Vec<Option<Vec<VarId>>>>| {
+        let mut seen = Vec::new();
+        let r = root_of(func, rhs, &mut seen, 0);
+        if r.is_some() {
+            sources.extend(seen);
+        }
+        roots.entry(v).or_default().push(r);
+    };
+    for st in &func.stmts {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let (true, Some(i)) = (is_local_pointer(*v), init) {
+                    set(*v, *i, &mut roots);
+                }
+            }
+        }
+    }
+    for e in &func.exprs {
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                // `p += k` keeps p inside what it pointed to: only plain assignments set it.
+                if let ExprKind::Var(v) = func.expr(*l).kind {
+                    if is_local_pointer(v) && op.is_none() {
+                        set(v, *r, &mut roots);
+                    }
+                }
+            }
+            ExprKind::Unary(UnaryOp::AddrOf, x) => {
+                if let ExprKind::Var(v) = func.expr(*x).kind {
+                    if is_local_pointer(v) {
+                        roots.entry(v).or_default().push(None);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let direct: HashMap<VarId, Vec<VarId>> = roots
+        .into_iter()
+        .filter(|(l, _)| !own(*l))
+        .filter_map(|(l, rs)| {
+            let mut all: Vec<VarId> = Vec::new();
+            for r in rs {
+                all.extend(r?);
+            }
+            all.sort();
+            all.dedup();
+            all.retain(|r| *r != l);
+            (!all.is_empty()).then_some((l, all))
+        })
+        .collect();
+    // Follow chains (`q = p + 1` with `p = a + k`), stopping at cycles.
+    let mut out = HashMap::new();
+    for &l in direct.keys() {
+        let mut done: Vec<VarId> = Vec::new();
+        let mut todo = direct[&l].clone();
+        let mut ok = true;
+        while let Some(r) = todo.pop() {
+            // A swap (`t = p; p = q; q = t;`) cycles: the cycle adds no root of its own.
+            if r == l || done.contains(&r) {
+                continue;
+            }
+            match direct.get(&r) {
+                Some(next) => {
+                    done.push(r);
+                    todo.extend(next.iter().copied());
+                }
+                None => done.push(r),
+            }
+            if done.len() > 16 {
+                ok = false;
+                break;
+            }
+        }
+        let leaves: Vec<VarId> = done
+            .into_iter()
+            .filter(|r| !direct.contains_key(r))
+            .collect();
+        if ok && !leaves.is_empty() {
+            out.insert(l, leaves);
+        }
+    }
+    LocalAliases {
+        roots: out,
+        sources,
+    }
+}
+
 /// Local pointers that point into a parameter's, global's or member's data:
 /// `double *q = p + k;`, `q = &g[0];`, `double *d = this->data;`. Flow-insensitive: a local
 /// assigned from several roots keeps the first. Also returns the expressions on the right of

@@ -2,7 +2,7 @@
 //! the fixed point, and the reporting pass.
 
 use super::items::{directive_items, DirectiveItems, MapItem, MotionItem};
-use super::state::{join_into, Counts, ObjState, State, STALE, VALID};
+use super::state::{join_into, Counts, ObjState, Opaque, State, STALE, VALID};
 use super::*;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::Node;
@@ -23,6 +23,10 @@ pub(super) enum Event {
         span: Span,
         /// Read only because it writes part of the object (the rest must be valid).
         partial: bool,
+        /// Passed to a call omplens cannot resolve (what it does is a guess).
+        opaque: bool,
+        /// Through a pointer that may point elsewhere: the access may not happen to this object.
+        may: bool,
     },
     /// Data a callee is given (or a global it uses): its summary effect.
     Call {
@@ -32,6 +36,8 @@ pub(super) enum Event {
         span: Span,
         /// The callee's view of the object: its parameter's data, or the same global.
         callee_object: Option<Object>,
+        /// Through a pointer that may point elsewhere: the call may not reach this object.
+        may: bool,
     },
 }
 
@@ -94,6 +100,11 @@ pub(super) struct FnInterp<'a> {
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
+    /// Local pointers that only point into another variable's data: their accesses are that
+    /// variable's (locals that a clause names keep their own).
+    aliases: crate::semantics::effects::LocalAliases,
+    /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
+    quiet: bool,
 }
 
 fn within(outer: Span, inner: Span) -> bool {
@@ -134,6 +145,11 @@ impl<'a> FnInterp<'a> {
             points: Vec::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
+            aliases: crate::semantics::effects::LocalAliases {
+                roots: HashMap::new(),
+                sources: Default::default(),
+            },
+            quiet: false,
         };
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
@@ -153,6 +169,10 @@ impl<'a> FnInterp<'a> {
             let i = f.track(o);
             f.context_known.insert(i);
         }
+        let named = f.index.clone();
+        f.aliases = crate::semantics::effects::local_aliases(module, func, |l| {
+            named.contains_key(&Object::Var(l))
+        });
         f.events = g
             .blocks
             .iter()
@@ -195,7 +215,12 @@ impl<'a> FnInterp<'a> {
             Root::Var(v) => {
                 let var = self.module.var(v);
                 let pointer_value = var.ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
-                (!pointer_value && !var.declare_target).then_some(Object::Var(v))
+                let v = match self.aliases.roots.get(&v) {
+                    Some(r) if r.len() == 1 => r[0],
+                    _ => v,
+                };
+                let declare_target = self.module.var(v).declare_target;
+                (!pointer_value && !declare_target).then_some(Object::Var(v))
             }
         }
     }
@@ -241,66 +266,103 @@ impl<'a> FnInterp<'a> {
                     effect: e,
                     span: call_span,
                     callee_object: Some(Object::Var(v)),
+                    may: false,
                 });
             }
         }
         for a in &n.accesses {
-            let Some(object) = self.object_of(a) else {
+            // `row = &a[k]` takes an address: the accesses through `row` are a's.
+            if matches!(a.escape, Some(Escape::AddressTaken))
+                && self.aliases.sources.contains(&a.expr)
+            {
                 continue;
-            };
-            let span = span_of(a.expr);
-            match &a.escape {
-                Some(Escape::CallArg {
-                    callee: Some(c),
-                    index,
-                }) => {
-                    let s = &self.sums[*c];
-                    let effect = match index {
-                        Some(i) => s.params.get(*i).copied().unwrap_or_default(),
-                        None => s.this,
-                    };
-                    let callee_object = index.and_then(|i| {
-                        self.module
-                            .function(*c)
-                            .params
-                            .get(i)
-                            .map(|p| Object::Var(*p))
-                    });
-                    let obj = self.track(&object);
-                    evs.push(Event::Call {
-                        obj,
-                        callee: *c,
-                        effect,
-                        span,
-                        callee_object,
-                    });
+            }
+            // Through a pointer that may point into several variables (`dst = c ? a : b`, a
+            // swap): each may be accessed, none certainly (a weak update of each).
+            let multi = match a.root {
+                Root::Var(v) if !a.path.is_empty() || a.escape.is_some() => {
+                    self.aliases.roots.get(&v).filter(|r| r.len() > 1).cloned()
                 }
-                _ => {
-                    let write = a.kind.writes();
-                    let read_itself = a.kind.reads();
-                    let mut read = read_itself;
-                    // A kernel's write to part of an object needs the rest valid on the device
-                    // (it is copied back whole), unless the kernel overwrites all it maps.
-                    if write && n.exec == Exec::Device && is_partial_write(a) {
-                        let stmt = self.func.stmt(n.stmt).span;
-                        let covered = match (a.root, a.path.len()) {
-                            (Root::Var(v), 1) => self
-                                .cover
-                                .iter()
-                                .any(|(k, vs)| within(*k, stmt) && vs.contains(&v)),
-                            _ => false,
+                _ => None,
+            };
+            let may = multi.is_some();
+            let objects: Vec<Object> = match multi {
+                Some(roots) => roots
+                    .into_iter()
+                    .filter(|r| !self.module.var(*r).declare_target)
+                    .map(Object::Var)
+                    .collect(),
+                None => self.object_of(a).into_iter().collect(),
+            };
+            for object in objects {
+                let first = evs.len();
+                let span = span_of(a.expr);
+                match &a.escape {
+                    Some(Escape::CallArg {
+                        callee: Some(c),
+                        index,
+                    }) => {
+                        let s = &self.sums[*c];
+                        let effect = match index {
+                            Some(i) => s.params.get(*i).copied().unwrap_or_default(),
+                            None => s.this,
                         };
-                        read |= !covered;
-                    }
-                    if read || write {
-                        let obj = self.track(&object);
-                        evs.push(Event::Access {
-                            obj,
-                            read,
-                            write,
-                            span,
-                            partial: read && !read_itself,
+                        let callee_object = index.and_then(|i| {
+                            self.module
+                                .function(*c)
+                                .params
+                                .get(i)
+                                .map(|p| Object::Var(*p))
                         });
+                        let obj = self.track(&object);
+                        evs.push(Event::Call {
+                            obj,
+                            callee: *c,
+                            effect,
+                            span,
+                            callee_object,
+                            may: false,
+                        });
+                    }
+                    _ => {
+                        let write = a.kind.writes();
+                        let read_itself = a.kind.reads();
+                        let mut read = read_itself;
+                        // A kernel's write to part of an object needs the rest valid on the device
+                        // (it is copied back whole), unless the kernel overwrites all it maps.
+                        if write && n.exec == Exec::Device && is_partial_write(a) {
+                            let stmt = self.func.stmt(n.stmt).span;
+                            let covered = match (a.root, a.path.len()) {
+                                (Root::Var(v), 1) => self
+                                    .cover
+                                    .iter()
+                                    .any(|(k, vs)| within(*k, stmt) && vs.contains(&v)),
+                                _ => false,
+                            };
+                            read |= !covered;
+                        }
+                        if read || write {
+                            let obj = self.track(&object);
+                            evs.push(Event::Access {
+                                obj,
+                                read,
+                                write,
+                                span,
+                                partial: read && !read_itself,
+                                opaque: matches!(
+                                    a.escape,
+                                    Some(Escape::CallArg { callee: None, .. })
+                                ),
+                                may: false,
+                            });
+                        }
+                    }
+                }
+                if may {
+                    for e in &mut evs[first..] {
+                        match e {
+                            Event::Access { may, .. } | Event::Call { may, .. } => *may = true,
+                        }
                     }
                 }
             }
@@ -385,6 +447,7 @@ impl<'a> FnInterp<'a> {
                                 write,
                                 span,
                                 partial,
+                                ..
                             } => {
                                 if *read && !*partial {
                                     reads.push((at.start, *obj, *span));
@@ -724,7 +787,7 @@ impl<'a> FnInterp<'a> {
         s: &ObjState,
         kind: FactKind,
     ) {
-        if !self.report {
+        if !self.report || self.quiet {
             return;
         }
         let object = self.objects[obj].clone();
@@ -736,6 +799,7 @@ impl<'a> FnInterp<'a> {
             stmt,
             certain,
             present: s.counts.must_be_present(),
+            unknown: s.opaque.clone(),
             kind,
         });
     }
@@ -822,18 +886,30 @@ impl<'a> FnInterp<'a> {
                 write,
                 span,
                 partial,
+                opaque,
+                may,
             } => {
                 if untracked.is_some_and(|u| u.contains(obj)) {
                     return;
+                }
+                let before = may.then(|| st[*obj].clone());
+                if *opaque && st[*obj].opaque.is_none() {
+                    st[*obj].opaque = Some(Opaque {
+                        callee: None,
+                        at: *span,
+                    });
                 }
                 self.point(st, *obj, *span, on_device, *read, *write);
                 self.log(*obj, b, on_device, *read, *write);
                 if on_device {
                     // A partial write uses the rest of the data (it is copied back whole) but
                     // is not reported as a read of stale data.
-                    self.device_access(st, *obj, *read, *write, *span, stmt, !partial);
+                    self.device_access(st, *obj, *read, *write, *span, stmt, !partial && !may);
                 } else {
-                    self.host_access(st, *obj, *read, *write, *span, stmt, true);
+                    self.host_access(st, *obj, *read, *write, *span, stmt, !may);
+                }
+                if let Some(b) = before {
+                    st[*obj].join(&b);
                 }
             }
             Event::Call {
@@ -842,9 +918,31 @@ impl<'a> FnInterp<'a> {
                 effect,
                 span,
                 callee_object,
+                may,
             } => {
                 if untracked.is_some_and(|u| u.contains(obj)) {
                     return;
+                }
+                if *may {
+                    // A weak update: the call may reach this object or another one.
+                    let before = st[*obj].clone();
+                    let mut e2 = e.clone();
+                    if let Event::Call { may, .. } = &mut e2 {
+                        *may = false;
+                    }
+                    let quiet = std::mem::replace(&mut self.quiet, true);
+                    self.event(st, &e2, on_device, stmt, b, untracked);
+                    self.quiet = quiet;
+                    st[*obj].join(&before);
+                    return;
+                }
+                let f = self.module.function(*callee);
+                let unseen = (!f.has_body && !f.in_system_header) || f.not_analysed.is_some();
+                if unseen && st[*obj].opaque.is_none() {
+                    st[*obj].opaque = Some(Opaque {
+                        callee: Some(f.qualified_name.clone()),
+                        at: *span,
+                    });
                 }
                 let e = effect.at_call_site(on_device);
                 let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);

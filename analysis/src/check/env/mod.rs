@@ -96,6 +96,8 @@ pub struct Fact {
     pub certain: bool,
     /// The object is mapped (count above zero) on every path reaching this point.
     pub present: bool,
+    /// A call omplens cannot see into received the object before this point.
+    pub unknown: Option<state::Opaque>,
     pub kind: FactKind,
 }
 
@@ -280,6 +282,7 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
                 stmt: module.function(c.func).body.unwrap_or(StmtId(0)),
                 certain: c.certain,
                 present: false,
+                unknown: None,
                 kind: FactKind::UnusedCopyIn { copy: i },
             });
         }

@@ -3,7 +3,7 @@
 //! bookkeeping the waste rules need.
 
 use super::{CopyKey, Why};
-use crate::ir::DirId;
+use crate::ir::{DirId, Span};
 use std::collections::BTreeSet;
 
 /// May-valid / may-stale bits of one copy.
@@ -59,6 +59,17 @@ pub struct ObjState {
     pub pending_in: BTreeSet<CopyKey>,
     /// The last copy to the host, on every path, with no host access since.
     pub last_out: Option<CopyKey>,
+    /// A call whose body omplens does not analyse received the data (on some path): what it
+    /// does to the copies is unknown, so a finding about them is not certain.
+    pub opaque: Option<Opaque>,
+}
+
+/// A call omplens cannot see into: the callee's name (None: unresolved, e.g. a call that
+/// depends on a template parameter) and where it is called.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Opaque {
+    pub callee: Option<String>,
+    pub at: Span,
 }
 
 impl ObjState {
@@ -73,6 +84,7 @@ impl ObjState {
             entered: None,
             pending_in: BTreeSet::new(),
             last_out: None,
+            opaque: None,
         }
     }
 
@@ -93,6 +105,9 @@ impl ObjState {
         self.pending_in.extend(o.pending_in.iter().copied());
         if self.last_out != o.last_out {
             self.last_out = None;
+        }
+        if self.opaque.is_none() {
+            self.opaque = o.opaque.clone();
         }
     }
 }

@@ -30,6 +30,33 @@ pub fn line(cx: &Context, span: Span) -> String {
     cx.module.line_ref(span.start)
 }
 
+/// A correctness finding whose fact rests on data a call omplens cannot see into received:
+/// at most a warning, naming the call, and no fix (what the call does is unknown, so a
+/// rewrite could make the program worse).
+pub fn demote_unknown(x: &mut Finding, f: &Fact, line_of: impl Fn(Span) -> String) {
+    let Some(u) = &f.unknown else { return };
+    if x.severity == Severity::Error {
+        x.severity = Severity::Warning;
+    }
+    let who = match &u.callee {
+        Some(n) => format!("`{n}`"),
+        None => "a call omplens cannot resolve".to_string(),
+    };
+    x.message.push_str(&format!(
+        " (not certain: {who} at line {} receives `{}` and omplens does not see what it does)",
+        line_of(u.at),
+        f.name
+    ));
+    x.related.push(Related {
+        span: u.at,
+        message: format!(
+            "{who} receives `{}` here; its body is not analysed (another file, a library, or a call that depends on a template parameter)",
+            f.name
+        ),
+    });
+    x.fixes.clear();
+}
+
 /// "on every path" / "on some paths".
 pub fn paths(certain: bool) -> &'static str {
     if certain {

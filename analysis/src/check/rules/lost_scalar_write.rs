@@ -1,6 +1,6 @@
 //! OMP104: a kernel's write to a `firstprivate` scalar is lost; the host reads the old value.
 
-use super::common::{facts, finding, line, paths, why_related};
+use super::common::{demote_unknown, facts, finding, line, paths, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -68,6 +68,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 edits,
             );
         }
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out

@@ -5,7 +5,8 @@ use super::Context;
 use crate::check::env::items::poly_known;
 use crate::check::env::Object;
 use crate::check::{Finding, Related};
-use crate::ir::{kernel_stmts, StmtKind};
+use crate::ir::{kernel_stmts, DirId, Function, StmtId, StmtKind, VarId};
+use crate::pragma::DirectiveKind;
 use crate::semantics::constants::substitute;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
@@ -33,10 +34,12 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         else {
             continue;
         };
-        // Pointer data mapped on a kernel itself, one-dimensional sections.
+        // Pointer data mapped on a kernel itself or by `target enter data`, one-dimensional
+        // sections.
         let info = cx.module.directive(m.dir);
+        let kind = info.directive.kind;
         if !cx.module.var(*v).ty.is_pointer()
-            || !info.directive.kind.is_offload_kernel()
+            || !(kind.is_offload_kernel() || kind == DirectiveKind::TargetEnterData)
             || m.item.text.matches('[').count() != 1
             || !seen.insert(m.item.span)
         {
@@ -73,6 +76,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                         span.start <= k.start && k.end <= span.end
                     })
                     .collect()
+            }
+            None if kind == DirectiveKind::TargetEnterData => {
+                kernels_after_enter(cx, func, m.dir, *v)
             }
             None => continue,
         };
@@ -140,4 +146,39 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         out.push(x);
     }
     out
+}
+
+/// The kernels of `func` that run on what `target enter data` `dir` mapped: those after it in
+/// the function, up to the first `target exit data` after it, that do not map `v` themselves
+/// (a kernel's own map of `v` is judged on its own).
+fn kernels_after_enter(cx: &Context, func: &Function, dir: DirId, v: VarId) -> Vec<StmtId> {
+    let start = cx.module.directive(dir).directive.span.end;
+    let end = cx
+        .module
+        .directives
+        .iter()
+        .filter(|d| {
+            d.function == cx.module.directive(dir).function
+                && d.directive.kind == DirectiveKind::TargetExitData
+                && d.directive.span.start > start
+        })
+        .map(|d| d.directive.span.start)
+        .min()
+        .unwrap_or(u32::MAX);
+    let maps_v = |s: StmtId| {
+        let StmtKind::Omp { directive, .. } = func.stmt(s).kind else {
+            return false;
+        };
+        cx.facts
+            .mappings
+            .iter()
+            .any(|m| m.dir == directive && m.item.object == Object::Var(v))
+    };
+    kernel_stmts(cx.module, func)
+        .into_iter()
+        .filter(|s| {
+            let k = func.stmt(*s).span;
+            start <= k.start && k.end <= end && !maps_v(*s)
+        })
+        .collect()
 }

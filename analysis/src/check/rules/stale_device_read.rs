@@ -1,6 +1,6 @@
 //! OMP102: a kernel reads data the host changed after it was copied to the device.
 
-use super::common::{facts, finding, item_text, paths, why_related};
+use super::common::{demote_unknown, facts, finding, item_text, paths, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -58,6 +58,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 );
             }
         }
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out

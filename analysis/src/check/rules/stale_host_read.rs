@@ -1,6 +1,6 @@
 //! OMP101: the host reads data whose valid copy is on the device.
 
-use super::common::{facts, finding, item_text, paths, retype, why_related, widest_loop};
+use super::common::{demote_unknown, facts, finding, item_text, paths, retype, why_related, widest_loop};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -59,6 +59,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         );
         x.related = why_related(cx, &f.name, why);
         x.fixes = fix(cx, f, why);
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out

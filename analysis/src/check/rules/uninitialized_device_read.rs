@@ -1,6 +1,6 @@
 //! OMP105: a kernel reads device memory that was mapped without a copy and never written.
 
-use super::common::{facts, finding, paths, retype, why_related};
+use super::common::{demote_unknown, facts, finding, paths, retype, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::Finding;
@@ -57,6 +57,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             },
             |text, to| format!("copy `{text}` to the device (`{to}`)"),
         );
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out

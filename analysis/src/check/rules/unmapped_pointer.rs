@@ -1,6 +1,6 @@
 //! OMP103: a kernel uses the data behind a pointer that is not mapped.
 
-use super::common::{facts, finding, paths};
+use super::common::{demote_unknown, facts, finding, paths};
 use super::Context;
 use crate::check::env::FactKind;
 use crate::check::{Finding, Fix, Related};
@@ -40,6 +40,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             message: format!("kernel without a map clause for `{}`", f.name),
         });
         x.fixes = synthesized_fix(cx, f.func);
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out

@@ -291,7 +291,7 @@ fn analyse(
         }
     };
     let lines = Lines::new(text);
-    let notes = diagnostics
+    let mut notes: Vec<String> = diagnostics
         .unknown_suppressions
         .iter()
         .map(|(offset, name)| {
@@ -304,6 +304,21 @@ fn analyse(
             )
         })
         .collect();
+    // What omplens left out of the analysis (a function it does not analyse) is said, not
+    // silently skipped.
+    for d in module.diagnostics.iter().filter(|d| {
+        d.severity == omplens_analysis::ir::Severity::Warning
+            && d.message.contains("is not analysed")
+    }) {
+        let p = lines.position(d.span.map_or(0, |s| s.start));
+        notes.push(format!(
+            "{}:{}:{}: warning: {}",
+            path.display(),
+            p.line,
+            p.column,
+            d.message
+        ));
+    }
     Ok(Checked {
         path: path.to_path_buf(),
         compile_errors: compile_errors(path, &module, text),
