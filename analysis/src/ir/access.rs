@@ -5,7 +5,9 @@
 //! Index expressions inside the path are themselves reads. Data passed to a callee by
 //! pointer or reference is `Unknown` here; the interprocedural analysis refines it.
 
-use super::{Callee, ExprId, ExprKind, FuncId, Function, Module, TypeClass, UnaryOp, VarId};
+use super::{
+    BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, TypeClass, UnaryOp, VarId,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccessKind {
@@ -163,6 +165,17 @@ impl Collector<'_> {
                 self.visit_depth(*x, AccessKind::Unknown, Some(esc), d)
             }
             ExprKind::Unary(_, x) | ExprKind::Cast(x) => self.visit_depth(*x, ctx, escape, d),
+            // `p + k` passed by address (`f(out + 2*i)`): the call reaches p's data.
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, l, r)
+                if escape.is_some() && self.is_pointer(*l) =>
+            {
+                self.visit_depth(*l, ctx, escape, d);
+                self.visit_depth(*r, AccessKind::Read, None, d);
+            }
+            ExprKind::Binary(BinaryOp::Add, l, r) if escape.is_some() && self.is_pointer(*r) => {
+                self.visit_depth(*l, AccessKind::Read, None, d);
+                self.visit_depth(*r, ctx, escape, d);
+            }
             ExprKind::Binary(_, l, r) => {
                 self.visit_depth(*l, AccessKind::Read, None, d);
                 self.visit_depth(*r, AccessKind::Read, None, d);
@@ -198,6 +211,13 @@ impl Collector<'_> {
             | ExprKind::SizeOf(_)
             | ExprKind::Lambda => {}
         }
+    }
+
+    fn is_pointer(&self, e: ExprId) -> bool {
+        matches!(
+            self.func.expr(e).class,
+            TypeClass::Pointer | TypeClass::Array
+        )
     }
 
     fn call(&mut self, callee: &Callee, receiver: Option<ExprId>, args: &[ExprId], d: usize) {

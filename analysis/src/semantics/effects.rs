@@ -21,6 +21,9 @@ pub struct Effect {
     pub here_write: bool,
     pub kernel_read: bool,
     pub kernel_write: bool,
+    /// Part of the effect is a guess: the data reaches a call omplens cannot see into (a
+    /// function without a body here, a call that depends on a template parameter).
+    pub opaque: bool,
 }
 
 impl Effect {
@@ -35,6 +38,7 @@ impl Effect {
         self.here_write |= other.here_write;
         self.kernel_read |= other.kernel_read;
         self.kernel_write |= other.kernel_write;
+        self.opaque |= other.opaque;
         *self != before
     }
 
@@ -62,6 +66,7 @@ impl Effect {
             Effect {
                 kernel_read: self.here_read || self.kernel_read,
                 kernel_write: self.here_write || self.kernel_write,
+                opaque: self.opaque,
                 ..Effect::default()
             }
         } else {
@@ -200,6 +205,9 @@ fn prototype_summary(module: &Module, f: &Function) -> Summary {
         Effect {
             here_read: true,
             here_write: !pointee.is_const,
+            // A library function's prototype says what it does; a project function's body
+            // is elsewhere.
+            opaque: !f.in_system_header,
             ..Effect::default()
         }
     };
@@ -310,7 +318,9 @@ impl FunctionFacts {
                         } else {
                             AccessKind::ReadWrite
                         };
-                        direct.push((target, Effect::access(kind, in_kernel)))
+                        let mut e = Effect::access(kind, in_kernel);
+                        e.opaque = matches!(a.escape, Some(Escape::CallArg { callee: None, .. }));
+                        direct.push((target, e))
                     }
                     None => direct.push((target, Effect::access(a.kind, in_kernel))),
                 }

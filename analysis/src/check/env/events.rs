@@ -6,8 +6,8 @@ use super::state::{join_into, Counts, ObjState, Opaque, State, STALE, VALID};
 use super::*;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::Node;
-use crate::ir::{Function, IndexVec, Storage};
-use crate::pragma::DirectiveKind;
+use crate::ir::{Function, IndexVec, StmtKind, Storage};
+use crate::pragma::{DirectiveKind, Leaf};
 use crate::semantics::effects::Effect;
 use crate::semantics::validity::{calls_in, coverage, is_partial_write, member_path};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -59,6 +59,8 @@ struct Kernel {
     /// Objects the kernel's events do not touch in the data environment (private copies,
     /// locals of the kernel, `declare target` data, firstprivate scalars).
     untracked: BTreeSet<usize>,
+    /// Objects the body passes to calls omplens cannot see into: the first such call.
+    opaque: BTreeMap<usize, Opaque>,
 }
 
 impl Kernel {
@@ -106,6 +108,9 @@ pub(super) struct FnInterp<'a> {
     /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
     quiet: bool,
 }
+
+const UNRESOLVED: &str =
+    "omplens cannot resolve the callee (it depends on a template parameter or goes through a pointer)";
 
 fn within(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
@@ -191,6 +196,23 @@ impl<'a> FnInterp<'a> {
             .collect();
         f.kernels = f.find_kernels();
         f
+    }
+
+    /// The call of `callee`, passing data with `effect`, when omplens cannot see what it does
+    /// to the data: no body here, not analysed, or it passes the data on to such a call.
+    fn opaque_call(&self, callee: FuncId, effect: &Effect, at: Span) -> Option<Opaque> {
+        let f = self.module.function(callee);
+        let name = &f.qualified_name;
+        let what = if f.not_analysed.is_some() {
+            format!("omplens does not analyse `{name}`")
+        } else if !f.has_body && !f.in_system_header {
+            format!("`{name}` has no body in this file")
+        } else if effect.opaque {
+            format!("`{name}` passes it on to a call omplens cannot see into")
+        } else {
+            return None;
+        };
+        Some(Opaque { what, at })
     }
 
     fn track(&mut self, o: &Object) -> usize {
@@ -392,6 +414,7 @@ impl<'a> FnInterp<'a> {
                 implicit_firstprivate: Vec::new(),
                 reads: Vec::new(),
                 untracked: BTreeSet::new(),
+                opaque: BTreeMap::new(),
             };
             // Private copies: data-sharing clauses of the kernel, and private copies made by
             // directives nested in it (a nested reduction still writes the kernel's copy).
@@ -417,6 +440,30 @@ impl<'a> FnInterp<'a> {
                 if let Object::Var(v) = o {
                     let var = self.module.var(*v);
                     if var.declare_target || var.span.is_some_and(|s| within(span, s)) {
+                        k.untracked.insert(i);
+                    }
+                }
+            }
+            // The iteration variable of a loop a loop construct is associated with is
+            // predetermined private (OpenMP 5.2 §5.1.1), even when declared outside.
+            for (d2, info2) in self.module.directives.iter_enumerated() {
+                let loops = [
+                    Leaf::For,
+                    Leaf::Distribute,
+                    Leaf::Simd,
+                    Leaf::Loop,
+                    Leaf::Taskloop,
+                ];
+                let kind2 = info2.directive.kind;
+                if info2.function != Some(self.id)
+                    || !(d2 == d || within(span, info2.directive.span))
+                    || !loops.iter().any(|l| kind2.has_leaf(*l))
+                {
+                    continue;
+                }
+                let Some(body) = info2.governs else { continue };
+                if let StmtKind::For(fl) = &self.func.stmt(body).kind {
+                    if let Some(&i) = fl.induction.and_then(|iv| self.index.get(&Object::Var(iv))) {
                         k.untracked.insert(i);
                     }
                 }
@@ -447,8 +494,15 @@ impl<'a> FnInterp<'a> {
                                 write,
                                 span,
                                 partial,
+                                opaque,
                                 ..
                             } => {
+                                if *opaque {
+                                    k.opaque.entry(*obj).or_insert(Opaque {
+                                        what: UNRESOLVED.to_string(),
+                                        at: *span,
+                                    });
+                                }
                                 if *read && !*partial {
                                     reads.push((at.start, *obj, *span));
                                 }
@@ -459,8 +513,15 @@ impl<'a> FnInterp<'a> {
                                 (*obj, *read, *write, *span)
                             }
                             Event::Call {
-                                obj, effect, span, ..
+                                obj,
+                                effect,
+                                span,
+                                callee,
+                                ..
                             } => {
+                                if let Some(o) = self.opaque_call(*callee, effect, *span) {
+                                    k.opaque.entry(*obj).or_insert(o);
+                                }
                                 let e = effect.at_call_site(true);
                                 (*obj, e.kernel_read, e.kernel_write, *span)
                             }
@@ -895,7 +956,7 @@ impl<'a> FnInterp<'a> {
                 let before = may.then(|| st[*obj].clone());
                 if *opaque && st[*obj].opaque.is_none() {
                     st[*obj].opaque = Some(Opaque {
-                        callee: None,
+                        what: UNRESOLVED.to_string(),
                         at: *span,
                     });
                 }
@@ -936,13 +997,8 @@ impl<'a> FnInterp<'a> {
                     st[*obj].join(&before);
                     return;
                 }
-                let f = self.module.function(*callee);
-                let unseen = (!f.has_body && !f.in_system_header) || f.not_analysed.is_some();
-                if unseen && st[*obj].opaque.is_none() {
-                    st[*obj].opaque = Some(Opaque {
-                        callee: Some(f.qualified_name.clone()),
-                        at: *span,
-                    });
+                if st[*obj].opaque.is_none() {
+                    st[*obj].opaque = self.opaque_call(*callee, effect, *span);
                 }
                 let e = effect.at_call_site(on_device);
                 let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
@@ -1248,6 +1304,11 @@ impl<'a> FnInterp<'a> {
         for o in self.items[&d].device_addresses.clone() {
             if let Some(&obj) = self.index.get(&o) {
                 self.device_access(st, obj, true, true, span, stmt, false);
+            }
+        }
+        for (obj, o) in self.kernels[k].opaque.clone() {
+            if st[obj].opaque.is_none() {
+                st[obj].opaque = Some(o);
             }
         }
         // Device memory nothing wrote yet, read by the kernel: certain at its first read,

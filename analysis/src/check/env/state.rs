@@ -64,11 +64,11 @@ pub struct ObjState {
     pub opaque: Option<Opaque>,
 }
 
-/// A call omplens cannot see into: the callee's name (None: unresolved, e.g. a call that
-/// depends on a template parameter) and where it is called.
+/// A call omplens cannot see into, and where it is called. `what` says why, as a clause:
+/// "`fill` has no body in this file", "`run` passes it on to a call omplens cannot see into".
 #[derive(Clone, Debug, PartialEq)]
 pub struct Opaque {
-    pub callee: Option<String>,
+    pub what: String,
     pub at: Span,
 }
 

@@ -38,21 +38,15 @@ pub fn demote_unknown(x: &mut Finding, f: &Fact, line_of: impl Fn(Span) -> Strin
     if x.severity == Severity::Error {
         x.severity = Severity::Warning;
     }
-    let who = match &u.callee {
-        Some(n) => format!("`{n}`"),
-        None => "a call omplens cannot resolve".to_string(),
-    };
     x.message.push_str(&format!(
-        " (not certain: {who} at line {} receives `{}` and omplens does not see what it does)",
+        " (not certain: a call at line {} receives `{}`, and {})",
         line_of(u.at),
-        f.name
+        f.name,
+        u.what
     ));
     x.related.push(Related {
         span: u.at,
-        message: format!(
-            "{who} receives `{}` here; its body is not analysed (another file, a library, or a call that depends on a template parameter)",
-            f.name
-        ),
+        message: format!("`{}` is passed here: {}", f.name, u.what),
     });
     x.fixes.clear();
 }

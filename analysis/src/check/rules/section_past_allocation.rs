@@ -66,8 +66,17 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 message: format!("called here with data of {alloc} elements"),
             });
         }
+        if let Some(g) = over.allocated_in {
+            let gf = cx.module.function(g);
+            if let Some(at) = gf.name_span.or(gf.span) {
+                x.related.push(Related {
+                    span: at,
+                    message: format!("`{}` allocates `{name}` with {alloc} elements", gf.name),
+                });
+            }
+        }
         // The fix names the allocation's length in the mapping function's own terms.
-        if lower.as_const() == Some(0) && over.call.is_none() {
+        if lower.as_const() == Some(0) && over.call.is_none() && over.allocated_in.is_none() {
             let text = format!("{name}[0:{}]", over.written);
             x.fixes = crate::check::fixes::fix(
                 format!("map `{text}`"),
@@ -93,6 +102,8 @@ struct Allocation {
     written: Poly,
     /// The call that passes the data, when it was allocated by a caller.
     call: Option<crate::ir::Span>,
+    /// The function that allocates a global pointer's data, when not the mapping one.
+    allocated_in: Option<FuncId>,
 }
 
 /// The allocations of `v` (a pointer of `func`) that omplens can see: one in `func` itself, or,
@@ -108,7 +119,31 @@ fn allocations(cx: &Context, func: FuncId, v: VarId, end: &Poly) -> Vec<Allocati
             length: substitute(&length, &values),
             written: length,
             call: None,
+            allocated_in: None,
         });
+    }
+    // A global pointer that only ever holds its own allocations: each function that
+    // allocates it (`main`, an init function) gives its length.
+    let global = matches!(
+        module.var(v).storage,
+        crate::ir::Storage::Global | crate::ir::Storage::StaticGlobal
+    );
+    if global && out.is_empty() && sections::holds_only_own_allocations(module, v) {
+        for (g, gf) in module.functions.iter_enumerated() {
+            if g == func || !gf.has_body {
+                continue;
+            }
+            let Some(length) = sections::allocation_length(module, g, v) else {
+                continue;
+            };
+            out.push(Allocation {
+                end: substitute(end, &cx.known_values(func)),
+                length: substitute(&length, &cx.known_values(g)),
+                written: length,
+                call: None,
+                allocated_in: Some(g),
+            });
+        }
     }
     let f = module.function(func);
     let Some(index) = f.params.iter().position(|p| *p == v) else {
@@ -151,6 +186,7 @@ fn allocations(cx: &Context, func: FuncId, v: VarId, end: &Poly) -> Vec<Allocati
             length: substitute(&length, &values),
             written: length,
             call: Some(e.span),
+            allocated_in: None,
         });
     }
     out
