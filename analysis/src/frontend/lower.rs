@@ -362,9 +362,22 @@ impl<'a> Lowerer<'a> {
             start: s,
             end: s + name.len() as u32,
         });
+        let mut ty = lower_type(decl.ty(), 0);
+        // A parameter declared as an array (`double g[][N]`, `int v[8]`) is a pointer to
+        // its element (C 6.7.6.3p7, C++ [dcl.fct]p5); libclang reports the type as written.
+        if storage == Storage::Parameter {
+            if let crate::ir::TypeKind::Array { element, .. } = ty.kind {
+                ty = crate::ir::Type {
+                    spelling: format!("{} *", element.spelling),
+                    kind: crate::ir::TypeKind::Pointer(element),
+                    size: Some(std::mem::size_of::<usize>() as u64),
+                    is_const: false,
+                };
+            }
+        }
         self.module.vars.push(Var {
             name,
-            ty: lower_type(decl.ty(), 0),
+            ty,
             storage,
             in_main_file: loc.is_some(),
             span,

@@ -216,7 +216,7 @@ impl Collector<'_> {
     fn is_pointer(&self, e: ExprId) -> bool {
         matches!(
             self.func.expr(e).class,
-            TypeClass::Pointer | TypeClass::Array
+            TypeClass::Pointer | TypeClass::PointerToConst | TypeClass::Array
         )
     }
 
@@ -245,15 +245,17 @@ impl Collector<'_> {
             // data behind it, and writes it unless it is const), or, for an unknown callee or
             // a variadic argument, an argument that is itself a pointer or array.
             let by_address = match param_ty {
-                Some(t) => match &t.kind {
+                // A template's parameter whose type depends on the template's arguments
+                // (`template <class P> f(P v)`): what the argument is decides.
+                Some(t) if !matches!(t.kind, super::TypeKind::Dependent) => match &t.kind {
                     super::TypeKind::Pointer(p) | super::TypeKind::Reference(p) => Some(p.is_const),
                     _ => None,
                 },
-                None => matches!(
-                    self.func.expr(a).class,
-                    TypeClass::Pointer | TypeClass::Array | TypeClass::Dependent
-                )
-                .then_some(false),
+                _ => match self.func.expr(a).class {
+                    TypeClass::Pointer | TypeClass::Array | TypeClass::Dependent => Some(false),
+                    TypeClass::PointerToConst => Some(true),
+                    _ => None,
+                },
             };
             match by_address {
                 Some(is_const) => {

@@ -4,7 +4,7 @@
 use super::common::{cost, finding, trips, widest_loop};
 use super::Context;
 use crate::check::env::items::directive_items;
-use crate::check::env::CopyKind;
+use crate::check::env::{CopyKind, Object};
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
 use crate::rewrite::{self, Clause, Insertion, Side};
@@ -33,10 +33,24 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         }
         let items = directive_items(cx.module, c.dir, cx.source);
         let writes = |l: LoopId, o| cx.facts.accesses_in_loop(c.func, l, o).any(|a| a.write);
-        let host_touch = |l: LoopId, o| {
+        // A copy to the device inside the loop (`target update to`, a `map(to:)`) reads the
+        // host copy too: the `from` feeds it.
+        let copies_out = |l: LoopId, o: &Object| {
+            let Some(g) = cx.facts.cfgs[c.func].as_ref() else {
+                return true;
+            };
+            cx.facts.copies.iter().any(|k| {
+                k.func == c.func
+                    && k.to_device
+                    && &k.object == o
+                    && k.in_loop.is_some_and(|i| g.loop_chain(i).any(|x| x == l))
+            })
+        };
+        let host_touch = |l: LoopId, o: &Object| {
             cx.facts
                 .accesses_in_loop(c.func, l, o)
                 .any(|a| !a.on_device)
+                || copies_out(l, o)
         };
         // After the loop: copies to the host nobody on the host looks at inside the loop.
         let after = |l: LoopId| {
