@@ -158,6 +158,12 @@ impl Collector<'_> {
             ExprKind::Unary(op, x) if op.is_increment() => {
                 self.visit_depth(*x, AccessKind::ReadWrite, None, d)
             }
+            // `f(&p)` with `p` a pointer: the callee gets the pointer variable (to read or
+            // set it, as `Release(&p)` does), not the data behind it.
+            ExprKind::Unary(UnaryOp::AddrOf, x)
+                if matches!(escape, Some(Escape::CallArg { .. }))
+                    && matches!(self.func.expr(*x).kind, ExprKind::Var(_))
+                    && self.is_pointer(*x) => {}
             ExprKind::Unary(UnaryOp::AddrOf, x) => {
                 // `&x` used as a call argument keeps the call's escape; otherwise the address
                 // escapes locally (e.g. `p = &x`).

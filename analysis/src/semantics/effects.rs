@@ -390,7 +390,8 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
             let ty = &module.var(v).ty;
             !a.path.is_empty()
                 || matches!(ty.kind, TypeKind::Reference(_))
-                || (a.escape.is_some() && (ty.is_pointer() || ty.is_array()))
+                || (a.escape.is_some()
+                    && (ty.is_pointer() || ty.is_array() || matches!(ty.kind, TypeKind::Dependent)))
         }
     }
 }

@@ -61,6 +61,8 @@ struct Kernel {
     untracked: BTreeSet<usize>,
     /// Objects the body passes to calls omplens cannot see into: the first such call.
     opaque: BTreeMap<usize, Opaque>,
+    /// Objects the body writes (on some path).
+    writes: BTreeSet<usize>,
 }
 
 impl Kernel {
@@ -81,8 +83,8 @@ pub(super) struct FnInterp<'a> {
     func: &'a Function,
     g: &'a Cfg,
     sums: &'a IndexVec<FuncId, Summary>,
-    /// What each analysed callee leaves behind for data that was not mapped at the call.
-    transfers: &'a Transfers,
+    /// What each analysed callee leaves behind for data mapped or not at the call.
+    exits: &'a Exits,
     objects: Vec<Object>,
     index: HashMap<Object, usize>,
     entry: State,
@@ -123,7 +125,7 @@ impl<'a> FnInterp<'a> {
         id: FuncId,
         g: &'a Cfg,
         sums: &'a IndexVec<FuncId, Summary>,
-        transfers: &'a Transfers,
+        exits: &'a Exits,
         context: BTreeMap<Object, ObjState>,
     ) -> FnInterp<'a> {
         let func = module.function(id);
@@ -133,7 +135,7 @@ impl<'a> FnInterp<'a> {
             func,
             g,
             sums,
-            transfers,
+            exits,
             objects: Vec::new(),
             index: HashMap::new(),
             entry: Vec::new(),
@@ -262,7 +264,8 @@ impl<'a> FnInterp<'a> {
                 .collect();
             // Globals the callee only maps or unmaps (no access): the call still changes them.
             for o in self
-                .transfers
+                .exits
+                .unmapped
                 .get(&callee)
                 .into_iter()
                 .flat_map(|t| t.keys())
@@ -415,6 +418,7 @@ impl<'a> FnInterp<'a> {
                 reads: Vec::new(),
                 untracked: BTreeSet::new(),
                 opaque: BTreeMap::new(),
+                writes: BTreeSet::new(),
             };
             // Private copies: data-sharing clauses of the kernel, and private copies made by
             // directives nested in it (a nested reduction still writes the kernel's copy).
@@ -543,6 +547,11 @@ impl<'a> FnInterp<'a> {
                     k.reads.push((obj, span));
                 }
             }
+            k.writes = uses
+                .iter()
+                .filter(|(_, u)| u.1.is_some())
+                .map(|(o, _)| *o)
+                .collect();
             let combined_reduction = info.directive.kind.is_combined();
             for (&obj, &(read, write)) in &uses {
                 if explicit.contains(&obj) || k.untracked.contains(&obj) {
@@ -596,6 +605,38 @@ impl<'a> FnInterp<'a> {
     /// its exit of each global and of each pointer parameter's data, where it differs from
     /// "not mapped, host copy valid". Computed without reporting.
     pub(super) fn transfer(&mut self) -> BTreeMap<Object, ObjState> {
+        self.exit_states(false)
+    }
+
+    /// What the function leaves behind when every global and pointer parameter's data is
+    /// mapped on entry with both copies valid: its states at the exit (all of them). A copy
+    /// still valid there after the function wrote the other one was refreshed by it (a
+    /// `target update` of its own).
+    pub(super) fn transfer_present(&mut self) -> BTreeMap<Object, ObjState> {
+        for i in 0..self.objects.len() {
+            if self.visible(i) {
+                let s = &mut self.entry[i];
+                s.counts = Counts::SOME;
+                s.host = VALID;
+                s.dev = VALID;
+            }
+        }
+        self.exit_states(true)
+    }
+
+    /// A global, or a pointer parameter's data: what callers see of the function.
+    fn visible(&self, i: usize) -> bool {
+        match &self.objects[i] {
+            Object::Var(v) => {
+                let var = self.module.var(*v);
+                matches!(var.storage, Storage::Global | Storage::StaticGlobal)
+                    || self.func.params.contains(v)
+            }
+            Object::Member(_) => false,
+        }
+    }
+
+    fn exit_states(&mut self, all: bool) -> BTreeMap<Object, ObjState> {
         let ins = self.solve();
         let mut out = BTreeMap::new();
         let Some(mut st) = ins[self.g.exit].clone() else {
@@ -603,16 +644,8 @@ impl<'a> FnInterp<'a> {
         };
         self.block(self.g.exit, &mut st);
         for (i, s) in st.into_iter().enumerate() {
-            let visible = match &self.objects[i] {
-                Object::Var(v) => {
-                    let var = self.module.var(*v);
-                    matches!(var.storage, Storage::Global | Storage::StaticGlobal)
-                        || self.func.params.contains(v)
-                }
-                Object::Member(_) => false,
-            };
-            let unchanged = s.counts.must_be_zero() && s.host == VALID;
-            if visible && !unchanged {
+            let unchanged = !all && s.counts.must_be_zero() && s.host == VALID;
+            if self.visible(i) && !unchanged {
                 let mut s = s;
                 s.pending_in.clear();
                 s.last_out = None;
@@ -1031,7 +1064,7 @@ impl<'a> FnInterp<'a> {
                 let transfer = callee_object
                     .as_ref()
                     .filter(|_| st[*obj].counts.must_be_zero())
-                    .and_then(|co| self.transfers.get(callee)?.get(co));
+                    .and_then(|co| self.exits.unmapped.get(callee)?.get(co));
                 if let Some(t) = transfer {
                     let host_changed = t.host & STALE != 0;
                     if !host_changed {
@@ -1057,6 +1090,21 @@ impl<'a> FnInterp<'a> {
                 if present {
                     self.log(*obj, b, true, kr, kw);
                     self.device_access(st, *obj, kr, kw, *span, stmt, false);
+                    // The callee refreshed the copy it did not write (`target update`).
+                    let refreshed = callee_object
+                        .as_ref()
+                        .and_then(|co| self.exits.mapped.get(callee)?.get(co));
+                    if let Some(t) = refreshed {
+                        let s = &mut st[*obj];
+                        if hw && t.dev == VALID && s.counts.must_be_present() {
+                            s.dev = VALID;
+                            s.dev_why = None;
+                        }
+                        if kw && t.host == VALID && s.counts.must_be_present() {
+                            s.host = VALID;
+                            s.host_why = None;
+                        }
+                    }
                 } else {
                     // The callee maps the data itself; what its kernels do shows on the host.
                     self.host_access(st, *obj, kr, kw, *span, stmt, false);
@@ -1363,6 +1411,19 @@ impl<'a> FnInterp<'a> {
             return;
         };
         let maps = self.kernels[k].maps();
+        // A kernel that writes data on some paths only copies back what was copied in on the
+        // others (`if (found) flag = true;` under `map(tofrom: flag)`): the copy in is used.
+        if self.report {
+            for m in &maps {
+                let Some(&obj) = self.index.get(&m.object) else {
+                    continue;
+                };
+                let copies_back = matches!(m.map_type, MapType::From | MapType::ToFrom);
+                if copies_back && self.kernels[k].writes.contains(&obj) {
+                    self.consumed.extend(st[obj].pending_in.iter().copied());
+                }
+            }
+        }
         for (i, m) in maps.iter().enumerate().rev() {
             self.exit_item(st, m, d, stmt, host_loop, at(i, false));
         }

@@ -26,6 +26,14 @@ use std::collections::{BTreeMap, HashMap};
 /// its pointer parameters' data): see `FnInterp::transfer`.
 pub type Transfers = HashMap<FuncId, BTreeMap<Object, ObjState>>;
 
+/// What each function leaves behind, for data not mapped when it is called (`unmapped`) and
+/// for data mapped with both copies valid (`mapped`).
+#[derive(Default)]
+pub struct Exits {
+    pub unmapped: Transfers,
+    pub mapped: Transfers,
+}
+
 /// Identifies one copy: function, block, node, item, direction.
 pub type CopyKey = (u32, u32, u32, u32, bool);
 
@@ -246,18 +254,19 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
             .filter(|_| module.function(id).not_analysed.is_none())
     };
     // Callees before callers: a caller applies what its callees leave behind.
-    let mut transfers: Transfers = HashMap::new();
+    let mut exits = Exits::default();
     for &id in order.iter().rev() {
         let Some(g) = analysed(id) else { continue };
-        let t = events::FnInterp::new(module, source, id, g, &sums, &transfers, BTreeMap::new())
-            .transfer();
-        transfers.insert(id, t);
+        let new = || events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new());
+        let (t, p) = (new().transfer(), new().transfer_present());
+        exits.unmapped.insert(id, t);
+        exits.mapped.insert(id, p);
     }
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {
         let Some(g) = analysed(id) else { continue };
         let entry = contexts.remove(&id).unwrap_or_default();
-        let mut f = events::FnInterp::new(module, source, id, g, &sums, &transfers, entry);
+        let mut f = events::FnInterp::new(module, source, id, g, &sums, &exits, entry);
         f.run(&mut facts);
         for (callee, ctx) in f.take_contexts() {
             let slot = contexts.entry(callee).or_default();

@@ -27,6 +27,27 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let FactKind::StaleDeviceRead { why, kernel } = &f.kind else {
             continue;
         };
+        // A `target update to` put the host's copy over what a kernel wrote: what the kernel
+        // reads is the host's data, which may be meant (a restore of scratch use), so this
+        // is a warning and no update is offered.
+        if let Some(Why::Overwritten { update, write }) = why {
+            let mut x = finding(
+                RULE.code,
+                false,
+                f.span,
+                format!(
+                    "the kernel reads `{}`{}, which the `target update to` at line {} overwrote with the host's copy after a kernel wrote it on the device at line {}: the device's results were dropped",
+                    f.name,
+                    paths(f.certain),
+                    cx.module.line_ref(update.start),
+                    cx.module.line_ref(write.start)
+                ),
+            );
+            x.related = why_related(cx, &f.name, why);
+            demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
+            out.push(x);
+            continue;
+        }
         let mut x = finding(
             RULE.code,
             f.certain,
