@@ -1119,8 +1119,13 @@ impl<'a> Lowerer<'a> {
         let mut receiver = None;
         let mut args_c: &[Cursor<'a>] = &arg_cursors;
         // `obj.m(args)` / `p->m(args)`: the first child is the member reference.
+        // (Not for an overloaded operator on a member, `obj->v[i]`: there the first child is
+        // the operand `obj->v`, a member reference to a field, not to the method.)
         if let Some(first) = ch.first() {
-            if first.kind() == CXCursor_MemberRefExpr && is_member {
+            let names_method = first
+                .referenced()
+                .is_some_and(|r| lc::is_function_declaration(r.kind()));
+            if first.kind() == CXCursor_MemberRefExpr && is_member && names_method {
                 let base = first
                     .children()
                     .into_iter()

@@ -37,6 +37,11 @@ fn render_effects(m: &Module, f: &Function, s: &Summary, exec: Exec, out: &mut S
             parts.push(format!("{}: {}", m.var(*g).name, e.spaces(exec)));
         }
     }
+    for (member, e) in &s.members {
+        if !e.is_empty() {
+            parts.push(format!(".{member}: {}", e.spaces(exec)));
+        }
+    }
     if !parts.is_empty() {
         let _ = writeln!(out, "  effects: {}", parts.join("; "));
     }

@@ -126,6 +126,10 @@ struct Collector<'a> {
     out: Vec<Access>,
 }
 
+/// Library member functions that return (a reference to) an element or a pointer into the
+/// container: read in a read context.
+const ELEMENT_ACCESS: &[&str] = &["operator[]", "at", "front", "back", "data", "size"];
+
 /// Upper bound on recursion so a pathological expression cannot blow the stack.
 const MAX_DEPTH: usize = 2000;
 
@@ -195,7 +199,7 @@ impl Collector<'_> {
                 callee,
                 receiver,
                 args,
-            } => self.call(callee, *receiver, args, d),
+            } => self.call(callee, *receiver, args, ctx, d),
             ExprKind::InitList(items) => {
                 for &i in items {
                     self.visit_depth(i, AccessKind::Read, None, d);
@@ -226,7 +230,14 @@ impl Collector<'_> {
         )
     }
 
-    fn call(&mut self, callee: &Callee, receiver: Option<ExprId>, args: &[ExprId], d: usize) {
+    fn call(
+        &mut self,
+        callee: &Callee,
+        receiver: Option<ExprId>,
+        args: &[ExprId],
+        ctx: AccessKind,
+        d: usize,
+    ) {
         let target = match callee {
             Callee::Direct(f) => Some(*f),
             Callee::Indirect(e) => {
@@ -240,7 +251,19 @@ impl Collector<'_> {
                 callee: target,
                 index: None,
             };
-            self.visit_depth(r, AccessKind::Unknown, Some(esc), d);
+            // An element access of a container whose result is only read (`s += v[i]`) reads
+            // the container; otherwise (`v[i] = x`, `v.push_back(x)`) it may write it.
+            let element_read = ctx == AccessKind::Read
+                && target.is_some_and(|f| {
+                    let f = self.module.function(f);
+                    f.in_system_header && ELEMENT_ACCESS.contains(&f.name.as_str()) && !f.has_body
+                });
+            let kind = if element_read {
+                AccessKind::Read
+            } else {
+                AccessKind::Unknown
+            };
+            self.visit_depth(r, kind, Some(esc), d);
         }
         let params = target.map(|f| &self.module.function(f).params);
         for (i, &a) in args.iter().enumerate() {

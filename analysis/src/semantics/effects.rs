@@ -122,6 +122,10 @@ pub struct Summary {
     pub params: Vec<Effect>,
     /// The object of a C++ member function.
     pub this: Effect,
+    /// The data inside members, by member name, through any object (`this->v[i]`,
+    /// `m.v[i]`, an accessor's `return v[i];`): field objects shared by every object that has
+    /// a member of that name, like globals.
+    pub members: BTreeMap<String, Effect>,
 }
 
 /// Summaries of every function of `module`, indexed by `FuncId`. Functions without a body are
@@ -227,6 +231,7 @@ fn prototype_summary(module: &Module, f: &Function) -> Summary {
         } else {
             Effect::default()
         },
+        members: BTreeMap::new(),
     }
 }
 
@@ -234,6 +239,8 @@ fn prototype_summary(module: &Module, f: &Function) -> Summary {
 /// not depend on other functions, plus its call sites.
 struct FunctionFacts {
     params: usize,
+    /// The data inside members this function touches itself.
+    members: Vec<(String, Effect)>,
     direct: Vec<(Target, Effect)>,
     calls: Vec<CallFact>,
     /// Every direct call, and whether it sits inside one of this function's kernels.
@@ -288,10 +295,19 @@ impl FunctionFacts {
         };
         let mut direct = Vec::new();
         let mut calls = Vec::new();
+        let mut members = Vec::new();
         for (_, node) in g.nodes() {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
             for a in &node.accesses {
+                if let Some(f) = member_data(a) {
+                    let kind = if a.escape.is_some() && a.kind != AccessKind::Read {
+                        AccessKind::ReadWrite
+                    } else {
+                        a.kind
+                    };
+                    members.push((f.to_string(), Effect::access(kind, in_kernel)));
+                }
                 let Some(target) = resolve(a.root) else {
                     continue;
                 };
@@ -328,6 +344,7 @@ impl FunctionFacts {
         }
         FunctionFacts {
             params: func.params.len(),
+            members,
             direct,
             calls,
             callees,
@@ -368,10 +385,19 @@ impl FunctionFacts {
             };
             add(&mut s, c.target, e.at_call_site(c.in_kernel));
         }
-        // What callees do to globals happens to the caller's globals too.
+        for (m, e) in &self.members {
+            s.members.entry(m.clone()).or_default().merge(*e);
+        }
+        // What callees do to globals (and to members' data) happens to the caller's too.
         for &(callee, in_kernel) in &self.callees {
             for (v, e) in &sums[callee].globals {
                 add(&mut s, Target::Global(*v), e.at_call_site(in_kernel));
+            }
+            for (m, e) in &sums[callee].members {
+                s.members
+                    .entry(m.clone())
+                    .or_default()
+                    .merge(e.at_call_site(in_kernel));
             }
         }
         s
@@ -394,6 +420,85 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
                     && (ty.is_pointer() || ty.is_array() || matches!(ty.kind, TypeKind::Dependent)))
         }
     }
+}
+
+/// The member whose data an access reaches (`this->v[i]`, `m.v[i]`, `p->v[i]`, `v.data()`
+/// on a member `v`), if any: a member followed by more of the path, or passed to a call.
+pub fn member_data(a: &Access) -> Option<&str> {
+    let path = match a.path.first() {
+        Some(crate::ir::access::PathElem::Deref) => &a.path[1..],
+        _ => &a.path[..],
+    };
+    match path.first() {
+        Some(crate::ir::access::PathElem::Member(f)) if path.len() > 1 || a.escape.is_some() => {
+            Some(f)
+        }
+        _ => None,
+    }
+}
+
+/// Local pointers that always point into one member's data: `x = &obj->v[0]`,
+/// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
+/// assignment of the local must reach the same member.
+pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String> {
+    use crate::ir::{BinaryOp, ExprId, UnaryOp};
+    fn member_of(func: &Function, mut e: ExprId) -> Option<String> {
+        for _ in 0..32 {
+            match &func.expr(e).kind {
+                ExprKind::Cast(x) => e = *x,
+                ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+                    ExprKind::Subscript(b, _) => e = *b,
+                    ExprKind::Call {
+                        receiver: Some(r), ..
+                    } => e = *r,
+                    _ => return None,
+                },
+                ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => e = *a,
+                // `obj.v.data()`, `obj.v.begin()`: a member call on the member.
+                ExprKind::Call {
+                    receiver: Some(r),
+                    callee: crate::ir::Callee::Direct(_) | crate::ir::Callee::Named(_),
+                    ..
+                } => e = *r,
+                ExprKind::Member { field, .. } => return Some(field.clone()),
+                _ => return None,
+            }
+        }
+        None
+    }
+    let is_local_pointer = |v: VarId| {
+        let var = module.var(v);
+        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
+    };
+    let mut found: HashMap<VarId, Option<String>> = HashMap::new();
+    let mut note = |v: VarId, m: Option<String>| {
+        let slot = found.entry(v).or_insert_with(|| m.clone());
+        if *slot != m {
+            *slot = None;
+        }
+    };
+    for st in &func.stmts {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let (true, Some(i)) = (is_local_pointer(*v), init) {
+                    note(*v, member_of(func, *i));
+                }
+            }
+        }
+    }
+    for e in &func.exprs {
+        if let ExprKind::Assign(None, l, r) = &e.kind {
+            if let ExprKind::Var(v) = func.expr(*l).kind {
+                if is_local_pointer(v) {
+                    note(v, member_of(func, *r));
+                }
+            }
+        }
+    }
+    found
+        .into_iter()
+        .filter_map(|(v, m)| Some((v, m?)))
+        .collect()
 }
 
 /// What a local pointer alias points into.

@@ -109,6 +109,11 @@ pub(super) struct FnInterp<'a> {
     aliases: crate::semantics::effects::LocalAliases,
     /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
     quiet: bool,
+    /// Local pointers into one member's data (`x = &obj->v[0]`): their accesses are that
+    /// member's field object.
+    member_aliases: HashMap<crate::ir::VarId, String>,
+    /// Members whose data is a field object here (aliased here, or given by a caller).
+    fields: BTreeSet<String>,
 }
 
 const UNRESOLVED: &str =
@@ -157,10 +162,20 @@ impl<'a> FnInterp<'a> {
                 sources: Default::default(),
             },
             quiet: false,
+            member_aliases: HashMap::new(),
+            fields: BTreeSet::new(),
         };
+        f.member_aliases = crate::semantics::effects::member_aliases(module, func);
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
-                let items = directive_items(module, d, source);
+                let mut items = directive_items(module, d, source);
+                // A clause naming a pointer into a member's data maps that member's data.
+                for m in items.maps.iter_mut() {
+                    m.object = f.field_of(&m.object);
+                }
+                for m in items.motions.iter_mut() {
+                    m.object = f.field_of(&m.object);
+                }
                 for o in items
                     .maps
                     .iter()
@@ -176,6 +191,15 @@ impl<'a> FnInterp<'a> {
             let i = f.track(o);
             f.context_known.insert(i);
         }
+        f.fields = f
+            .member_aliases
+            .values()
+            .cloned()
+            .chain(context.keys().filter_map(|o| match o {
+                Object::Member(m) => Some(m.clone()),
+                _ => None,
+            }))
+            .collect();
         let named = f.index.clone();
         f.aliases = crate::semantics::effects::local_aliases(module, func, |l| {
             named.contains_key(&Object::Var(l))
@@ -217,6 +241,17 @@ impl<'a> FnInterp<'a> {
         Some(Opaque { what, at })
     }
 
+    /// The field object a clause's object stands for (a local pointer into a member's data).
+    fn field_of(&self, o: &Object) -> Object {
+        match o {
+            Object::Var(v) => self
+                .member_aliases
+                .get(v)
+                .map_or_else(|| o.clone(), |m| Object::Member(m.clone())),
+            _ => o.clone(),
+        }
+    }
+
     fn track(&mut self, o: &Object) -> usize {
         if let Some(&i) = self.index.get(o) {
             return i;
@@ -239,10 +274,22 @@ impl<'a> FnInterp<'a> {
             Root::Var(v) => {
                 let var = self.module.var(v);
                 let pointer_value = var.ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
+                if let Some(m) = self.member_aliases.get(&v) {
+                    return (!pointer_value).then(|| Object::Member(m.clone()));
+                }
+                if let Some(m) = crate::semantics::effects::member_data(a) {
+                    if self.fields.contains(m) {
+                        return Some(Object::Member(m.to_string()));
+                    }
+                }
                 let v = match self.aliases.roots.get(&v) {
                     Some(r) if r.len() == 1 => r[0],
                     _ => v,
                 };
+                // `e = nodelist + 8*k` with `nodelist = &dom->m_nodelist[0]`.
+                if let Some(m) = self.member_aliases.get(&v) {
+                    return (!pointer_value).then(|| Object::Member(m.clone()));
+                }
                 let declare_target = self.module.var(v).declare_target;
                 (!pointer_value && !declare_target).then_some(Object::Var(v))
             }
@@ -262,6 +309,22 @@ impl<'a> FnInterp<'a> {
                 .iter()
                 .map(|(v, e)| (*v, *e))
                 .collect();
+            let members: Vec<(String, Effect)> = self.sums[callee]
+                .members
+                .iter()
+                .map(|(m, e)| (m.clone(), *e))
+                .collect();
+            for (m, e) in members {
+                let obj = self.track(&Object::Member(m.clone()));
+                evs.push(Event::Call {
+                    obj,
+                    callee,
+                    effect: e,
+                    span: call_span,
+                    callee_object: Some(Object::Member(m)),
+                    may: false,
+                });
+            }
             // Globals the callee only maps or unmaps (no access): the call still changes them.
             for o in self
                 .exits
@@ -328,10 +391,15 @@ impl<'a> FnInterp<'a> {
                         index,
                     }) => {
                         let s = &self.sums[*c];
-                        let effect = match index {
+                        let mut effect = match index {
                             Some(i) => s.params.get(*i).copied().unwrap_or_default(),
                             None => s.this,
                         };
+                        // The access says the call only reads (an element read of a container).
+                        if a.kind == crate::ir::access::AccessKind::Read {
+                            effect.here_write = false;
+                            effect.kernel_write = false;
+                        }
                         let callee_object = index.and_then(|i| {
                             self.module
                                 .function(*c)
@@ -559,7 +627,15 @@ impl<'a> FnInterp<'a> {
                 }
                 let o = &self.objects[obj];
                 let Object::Var(v) = o else {
-                    k.untracked.insert(obj);
+                    // A member's data that a clause of this function maps (through a pointer
+                    // into it) is followed like pointer data; other members are the object's.
+                    let mapped_here = self
+                        .items
+                        .values()
+                        .any(|it| it.maps.iter().any(|m| &m.object == o));
+                    if !mapped_here {
+                        k.untracked.insert(obj);
+                    }
                     continue;
                 };
                 let var = self.module.var(*v);
@@ -887,7 +963,11 @@ impl<'a> FnInterp<'a> {
         let object = self.objects[obj].clone();
         self.facts.push(Fact {
             func: self.id,
-            name: object_name(self.module, &object),
+            // Outside a method, a member's data is named by the member (`m_len`), not `this`.
+            name: match &object {
+                Object::Member(m) if !self.func.is_method => m.clone(),
+                _ => object_name(self.module, &object),
+            },
             object,
             span,
             stmt,
@@ -1058,7 +1138,11 @@ impl<'a> FnInterp<'a> {
                     self.device_access(st, *obj, kr || hr, kw || hw, *span, stmt, true);
                     return;
                 }
-                self.host_access(st, *obj, hr, hw, *span, stmt, false);
+                // A library function (its body is not analysed, its prototype is known) reads
+                // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
+                let f = self.module.function(*callee);
+                let library = !f.has_body && f.in_system_header;
+                self.host_access(st, *obj, hr, hw, *span, stmt, library);
                 // Data not mapped at the call: the callee's own interpretation says what it
                 // leaves (mapped, copied back, dropped without a copy back).
                 let transfer = callee_object

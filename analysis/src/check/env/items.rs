@@ -74,12 +74,24 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
     let info = module.directive(dir);
     let d = &info.directive;
     let mut out = DirectiveItems::default();
+    // A clause naming a local pointer into a member's data (`p = &dom->m_p[0]`) maps that
+    // member's data: the field object the analyses share.
+    let members = info
+        .function
+        .map(|f| crate::semantics::effects::member_aliases(module, module.function(f)))
+        .unwrap_or_default();
     for (k, (clause, item)) in d.clause_items().enumerate() {
         let Some(binding) = info.bindings.get(k) else {
             continue;
         };
         let Some(object) = object_of(module, &binding.target, item) else {
             continue;
+        };
+        let object = match &object {
+            Object::Var(v) => members
+                .get(v)
+                .map_or(object.clone(), |m| Object::Member(m.clone())),
+            _ => object,
         };
         // `declare target` data lives on the device for the whole program.
         if matches!(object, Object::Var(v) if module.var(v).declare_target) {
