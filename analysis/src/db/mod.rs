@@ -206,6 +206,16 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
     let Some(module) = parse(db, file).module.clone() else {
         return Arc::new(Vec::new());
     };
+    // Bodies from the project's headers have no place in the file's text, so they cannot
+    // travel in pieces: such a file is checked whole (not incrementally).
+    if module
+        .functions
+        .iter()
+        .any(|f| f.has_body && !f.in_main_file)
+    {
+        db.log_execution("whole_file_findings".to_string());
+        return Arc::new(check::check(&module, file.text(db)));
+    }
     let mut out = Vec::new();
     for (name, p) in pieces(db, file) {
         let slot = PieceSlot::new(db, file, name.clone());

@@ -428,6 +428,35 @@ impl<'tu> Cursor<'tu> {
         Some((s, e.max(s)))
     }
 
+    /// The cursor's extent in the file it is written in (not the main file's offsets): the
+    /// file's name and the byte offsets of both ends, if both are in the same file.
+    pub fn file_extent(self) -> Option<(String, u32, u32)> {
+        // SAFETY: see `is_null`; ranges and locations are plain values; the out-pointers are
+        // valid locals (null for the values not wanted); the file name string is taken by
+        // `take_string`.
+        unsafe {
+            let r = clang_getCursorExtent(self.raw);
+            let at = |loc: CXSourceLocation| {
+                let mut file: CXFile = std::ptr::null_mut();
+                let mut off: c_uint = 0;
+                clang_getSpellingLocation(
+                    loc,
+                    &mut file,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    &mut off,
+                );
+                (file, off)
+            };
+            let (f1, s) = at(clang_getRangeStart(r));
+            let (f2, e) = at(clang_getRangeEnd(r));
+            if f1.is_null() || f2.is_null() || clang_File_isEqual(f1, f2) == 0 {
+                return None;
+            }
+            Some((take_string(clang_getFileName(f1)), s, e.max(s)))
+        }
+    }
+
     /// Whether the cursor's location is in a system header (`-isystem`, the C and C++
     /// libraries).
     pub fn in_system_header(self) -> bool {

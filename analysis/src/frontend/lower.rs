@@ -74,6 +74,11 @@ pub(super) struct Lowerer<'a> {
     /// Names declared in the enclosing blocks of the function being lowered, innermost
     /// last: what a name in a clause refers to.
     scopes: Vec<Vec<(String, VarId)>>,
+    /// Lowering declarations of a project header the file includes: function bodies are
+    /// lowered for what they do (their effects), never reported on or rewritten.
+    foreign: bool,
+    /// Texts of the headers read so far (to see whether a body holds OpenMP pragmas).
+    header_texts: std::collections::HashMap<String, Option<String>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -97,6 +102,8 @@ impl<'a> Lowerer<'a> {
             bodies: Bodies::default(),
             last_span: Span::default(),
             scopes: Vec::new(),
+            foreign: false,
+            header_texts: std::collections::HashMap::new(),
         }
     }
 
@@ -123,10 +130,28 @@ impl<'a> Lowerer<'a> {
             if !lc::is_declaration(c.kind()) {
                 continue;
             }
-            let Some((start, _)) = c.extent() else {
-                continue; // from a header
-            };
-            self.top_level_pragmas(start);
+            match c.extent() {
+                Some((start, _)) => {
+                    if !self.foreign {
+                        self.top_level_pragmas(start);
+                    }
+                    self.decl(c, depth);
+                }
+                // From a header: the project's own headers are lowered for their functions'
+                // bodies (accessors, helpers); the system's are not.
+                None if c.in_system_header() => {}
+                None => {
+                    let was = std::mem::replace(&mut self.foreign, true);
+                    self.decl(c, depth);
+                    self.foreign = was;
+                }
+            }
+        }
+    }
+
+    /// One declaration of [`Self::decls`].
+    fn decl(&mut self, c: Cursor<'a>, depth: usize) {
+        {
             match c.kind() {
                 k if lc::is_function_declaration(k) => self.function(c),
                 CXCursor_VarDecl => {
@@ -280,6 +305,12 @@ impl<'a> Lowerer<'a> {
             .rev()
             .find(|k| k.kind() == CXCursor_CompoundStmt)
             .copied();
+        // A body in a project header is lowered only when it holds no OpenMP pragma (their
+        // text is the header's, which the directives of this file do not cover) and was not
+        // lowered already.
+        let body = body.filter(|_| {
+            !self.foreign || (!self.module.functions[id].has_body && !self.has_omp_pragma(c))
+        });
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
             let f = &mut self.module.functions[id];
@@ -309,7 +340,7 @@ impl<'a> Lowerer<'a> {
         let f = &mut self.module.functions[id];
         f.params = params;
         f.has_body = true;
-        f.in_main_file = true;
+        f.in_main_file = !self.foreign;
         f.span = c.extent().map(|(s, e)| Span { start: s, end: e });
         f.name_span = name_span(c, &f.name);
         f.body = Some(body_id);
@@ -325,6 +356,26 @@ impl<'a> Lowerer<'a> {
                 message,
                 source: "omplens",
             });
+        }
+    }
+
+    /// Whether the text of declaration `c` in its own file holds an OpenMP pragma.
+    fn has_omp_pragma(&mut self, c: Cursor<'a>) -> bool {
+        let Some((file, start, end)) = c.file_extent() else {
+            return true; // cannot tell: do not analyse it
+        };
+        let text = self
+            .header_texts
+            .entry(file.clone())
+            .or_insert_with(|| std::fs::read_to_string(&file).ok());
+        match text
+            .as_deref()
+            .and_then(|t| t.get(start as usize..end as usize))
+        {
+            Some(body) => {
+                body.contains("omp") && (body.contains("#pragma") || body.contains("_Pragma"))
+            }
+            None => true,
         }
     }
 
@@ -409,6 +460,9 @@ impl<'a> Lowerer<'a> {
     /// Pragmas that sit before `offset` and have not been attached yet, in source order.
     fn take_pragmas(&mut self, offset: u32) -> Vec<DirId> {
         let mut out = Vec::new();
+        if self.foreign {
+            return out; // a header's statements: this file's pragmas are not theirs
+        }
         while let Some(p) = self.pragmas.get(self.next_pragma) {
             if p.offset >= offset {
                 break;
@@ -581,7 +635,11 @@ impl<'a> Lowerer<'a> {
     fn stmt(&mut self, c: Cursor<'a>, depth: usize) -> StmtId {
         // Statements of another file (`#include "kernel.h"` inside a function body): their
         // pragmas and positions are not this file's, so the function is not analysed.
-        if c.extent().is_none() && self.cur_func.is_some() && self.bodies.not_analysed.is_none() {
+        if c.extent().is_none()
+            && !self.foreign
+            && self.cur_func.is_some()
+            && self.bodies.not_analysed.is_none()
+        {
             self.bodies.included = true;
             self.bodies.not_analysed = Some(
                 "its body includes statements from another file (an `#include` inside the function), which omplens does not analyse"

@@ -301,7 +301,39 @@ impl FunctionFacts {
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
             for a in &node.accesses {
                 if let Some(f) = member_data(a) {
-                    let kind = if a.escape.is_some() && a.kind != AccessKind::Read {
+                    // A library member call on the member: a query (`v.size()`) touches no
+                    // element, a mutator (`v.clear()`, `v.resize(n)`) writes without reading.
+                    let library_method = match &a.escape {
+                        Some(Escape::CallArg {
+                            callee: Some(c),
+                            index: None,
+                        }) => {
+                            let c = module.function(*c);
+                            (c.in_system_header && !c.has_body).then_some(c.name.as_str())
+                        }
+                        _ => None,
+                    };
+                    const QUERIES: &[&str] = &["empty", "size", "capacity", "max_size"];
+                    const MUTATORS: &[&str] = &[
+                        "clear",
+                        "resize",
+                        "reserve",
+                        "assign",
+                        "push_back",
+                        "emplace_back",
+                        "pop_back",
+                        "insert",
+                        "erase",
+                        "swap",
+                        "shrink_to_fit",
+                        "fill",
+                    ];
+                    if library_method.is_some_and(|n| QUERIES.contains(&n)) {
+                        continue;
+                    }
+                    let kind = if library_method.is_some_and(|n| MUTATORS.contains(&n)) {
+                        AccessKind::Write
+                    } else if a.escape.is_some() && a.kind != AccessKind::Read {
                         AccessKind::ReadWrite
                     } else {
                         a.kind

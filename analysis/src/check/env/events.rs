@@ -277,8 +277,10 @@ impl<'a> FnInterp<'a> {
                 if let Some(m) = self.member_aliases.get(&v) {
                     return (!pointer_value).then(|| Object::Member(m.clone()));
                 }
+                // A member's data as a field object, unless a clause here maps the object
+                // itself (`map(s.x[0:n])` names `s`: its accesses stay `s`'s).
                 if let Some(m) = crate::semantics::effects::member_data(a) {
-                    if self.fields.contains(m) {
+                    if self.fields.contains(m) && !self.index.contains_key(&Object::Var(v)) {
                         return Some(Object::Member(m.to_string()));
                     }
                 }
@@ -1010,13 +1012,13 @@ impl<'a> FnInterp<'a> {
                         (DirectiveKind::TargetData, NodeKind::Enter(_))
                         | (DirectiveKind::TargetEnterData, NodeKind::Standalone(_)) => {
                             let enter_data = dk == DirectiveKind::TargetEnterData;
-                            for (k, m) in items.maps.iter().enumerate() {
+                            for (k, m) in merged_by_object(&items.maps).iter().enumerate() {
                                 self.enter_item(st, m, d, stmt, host_loop, at(k, true), enter_data);
                             }
                         }
                         (DirectiveKind::TargetData, NodeKind::Exit(_))
                         | (DirectiveKind::TargetExitData, NodeKind::Standalone(_)) => {
-                            for (k, m) in items.maps.iter().enumerate().rev() {
+                            for (k, m) in merged_by_object(&items.maps).iter().enumerate().rev() {
                                 self.exit_item(st, m, d, stmt, host_loop, at(k, false));
                             }
                         }
@@ -1140,8 +1142,10 @@ impl<'a> FnInterp<'a> {
                 }
                 // A library function (its body is not analysed, its prototype is known) reads
                 // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
+                // Same for a function of a project header: it is not reported on itself.
                 let f = self.module.function(*callee);
-                let library = !f.has_body && f.in_system_header;
+                let library =
+                    (!f.has_body && f.in_system_header) || (f.has_body && !f.in_main_file);
                 self.host_access(st, *obj, hr, hw, *span, stmt, library);
                 // Data not mapped at the call: the callee's own interpretation says what it
                 // leaves (mapped, copied back, dropped without a copy back).
@@ -1426,7 +1430,7 @@ impl<'a> FnInterp<'a> {
         let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
             return;
         };
-        let maps = self.kernels[k].maps();
+        let maps = merged_by_object(&self.kernels[k].maps());
         for (i, m) in maps.iter().enumerate() {
             self.enter_item(st, m, d, stmt, host_loop, at(i, true), false);
         }
@@ -1494,7 +1498,7 @@ impl<'a> FnInterp<'a> {
         let Some(k) = self.kernels.iter().position(|k| k.dir == d) else {
             return;
         };
-        let maps = self.kernels[k].maps();
+        let maps = merged_by_object(&self.kernels[k].maps());
         // A kernel that writes data on some paths only copies back what was copied in on the
         // others (`if (found) flag = true;` under `map(tofrom: flag)`): the copy in is used.
         if self.report {
@@ -1897,4 +1901,42 @@ fn implicit_item(
         section: None,
         bytes: size,
     }
+}
+
+/// The map items of one construct with the items of the same storage merged: OpenMP 5.2
+/// (§5.8.3) counts a construct's list items of one storage once, and copies when that count
+/// goes from or to zero for every item that asks (`map(to: s.x, s.n) map(tofrom: s.y)`: one
+/// increment of `s`, one decrement, the copy back of `s.y` when it reaches zero). The merged
+/// item keeps the first item's text and span.
+fn merged_by_object(maps: &[MapItem]) -> Vec<MapItem> {
+    let mut out: Vec<MapItem> = Vec::new();
+    for m in maps {
+        match out.iter_mut().find(|o| o.object == m.object) {
+            None => out.push(m.clone()),
+            Some(o) => {
+                let to = |t: MapType| matches!(t, MapType::To | MapType::ToFrom);
+                let from = |t: MapType| matches!(t, MapType::From | MapType::ToFrom);
+                let (a, b) = (o.map_type, m.map_type);
+                o.map_type = if a == MapType::Delete || b == MapType::Delete {
+                    MapType::Delete
+                } else {
+                    match (to(a) || to(b), from(a) || from(b)) {
+                        (true, true) => MapType::ToFrom,
+                        (true, false) => MapType::To,
+                        (false, true) => MapType::From,
+                        (false, false) if a == MapType::Release || b == MapType::Release => {
+                            MapType::Release
+                        }
+                        (false, false) => MapType::Alloc,
+                    }
+                };
+                o.always |= m.always;
+                o.bytes = match (o.bytes, m.bytes) {
+                    (Some(x), Some(y)) => Some(x + y),
+                    _ => None,
+                };
+            }
+        }
+    }
+    out
 }

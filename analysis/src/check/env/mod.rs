@@ -265,6 +265,11 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {
         let Some(g) = analysed(id) else { continue };
+        // A body from a project header is known for what it does (its effects, its exits
+        // above), not reported on: its positions are not this file's.
+        if !module.function(id).in_main_file {
+            continue;
+        }
         let entry = contexts.remove(&id).unwrap_or_default();
         let mut f = events::FnInterp::new(module, source, id, g, &sums, &exits, entry);
         f.run(&mut facts);
