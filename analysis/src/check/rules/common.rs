@@ -74,6 +74,8 @@ pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Opt
     }
     match object {
         Object::Var(v) if cx.module.var(*v).ty.is_pointer() => None,
+        // A member's data outside its class's methods has no name in scope to write.
+        Object::Member(_) if !cx.module.function(func).is_method => None,
         _ => Some(name.to_string()),
     }
 }
