@@ -208,11 +208,7 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
     };
     // Bodies from the project's headers have no place in the file's text, so they cannot
     // travel in pieces: such a file is checked whole (not incrementally).
-    if module
-        .functions
-        .iter()
-        .any(|f| f.has_body && !f.in_main_file)
-    {
+    if views::has_header_bodies(&module) {
         db.log_execution("whole_file_findings".to_string());
         return Arc::new(check::check(&module, file.text(db)));
     }

@@ -70,7 +70,23 @@ pub fn combine_views(parts: &[(Arc<FileView>, Piece)]) -> FileView {
 
 /// The view of the whole file, in its offsets and ids.
 pub fn file_view(db: &dyn Db, file: SourceFile) -> FileView {
+    // Bodies from the project's headers cannot travel in pieces (see `file_findings`).
+    if let Some(module) = parse(db, file)
+        .module
+        .as_ref()
+        .filter(|m| has_header_bodies(m))
+    {
+        return view::view(module, &env::interpret(module, file.text(db)));
+    }
     combine_views(&piece_views(db, file))
+}
+
+/// The module holds function bodies lowered from the project's headers.
+pub(super) fn has_header_bodies(module: &Module) -> bool {
+    module
+        .functions
+        .iter()
+        .any(|f| f.has_body && !f.in_main_file)
 }
 
 /// Every piece's plan with the piece, as [`piece_views`].
@@ -108,6 +124,7 @@ pub fn combine_plans(parts: &[(Arc<Plan>, Piece)], module: &Module) -> Plan {
 /// The plan of the whole file, in its offsets and ids (empty if it was not lowered).
 pub fn file_plan(db: &dyn Db, file: SourceFile) -> Plan {
     match parse(db, file).module.clone() {
+        Some(module) if has_header_bodies(&module) => plan::plan(&module),
         Some(module) => combine_plans(&piece_plans(db, file), &module),
         None => Plan::default(),
     }

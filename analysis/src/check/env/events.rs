@@ -114,6 +114,8 @@ pub(super) struct FnInterp<'a> {
     member_aliases: HashMap<crate::ir::VarId, String>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
+    /// Variables a clause of this function names (their members' data stays theirs).
+    clause_vars: BTreeSet<crate::ir::VarId>,
 }
 
 const UNRESOLVED: &str =
@@ -164,6 +166,7 @@ impl<'a> FnInterp<'a> {
             quiet: false,
             member_aliases: HashMap::new(),
             fields: BTreeSet::new(),
+            clause_vars: BTreeSet::new(),
         };
         f.member_aliases = crate::semantics::effects::member_aliases(module, func);
         for (d, info) in module.directives.iter_enumerated() {
@@ -187,6 +190,14 @@ impl<'a> FnInterp<'a> {
                 f.items.insert(d, items);
             }
         }
+        f.clause_vars = f
+            .objects
+            .iter()
+            .filter_map(|o| match o {
+                Object::Var(v) => Some(*v),
+                Object::Member(_) => None,
+            })
+            .collect();
         for o in context.keys() {
             let i = f.track(o);
             f.context_known.insert(i);
@@ -280,7 +291,7 @@ impl<'a> FnInterp<'a> {
                 // A member's data as a field object, unless a clause here maps the object
                 // itself (`map(s.x[0:n])` names `s`: its accesses stay `s`'s).
                 if let Some(m) = crate::semantics::effects::member_data(a) {
-                    if self.fields.contains(m) && !self.index.contains_key(&Object::Var(v)) {
+                    if self.fields.contains(m) && !self.clause_vars.contains(&v) {
                         return Some(Object::Member(m.to_string()));
                     }
                 }
