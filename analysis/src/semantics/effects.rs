@@ -469,6 +469,35 @@ pub fn member_data(a: &Access) -> Option<&str> {
     }
 }
 
+/// Every value a local pointer of `func` is set to: initialisers, then plain assignments
+/// (`p += k` keeps `p` inside what it pointed to and is not listed), in that order.
+fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir::ExprId)> {
+    let is_local_pointer = |v: VarId| {
+        let var = module.var(v);
+        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
+    };
+    let mut out = Vec::new();
+    for st in &func.stmts {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let (true, Some(i)) = (is_local_pointer(*v), init) {
+                    out.push((*v, *i));
+                }
+            }
+        }
+    }
+    for e in &func.exprs {
+        if let ExprKind::Assign(None, l, r) = &e.kind {
+            if let ExprKind::Var(v) = func.expr(*l).kind {
+                if is_local_pointer(v) {
+                    out.push((v, *r));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Local pointers that always point into one member's data: `x = &obj->v[0]`,
 /// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
 /// assignment of the local must reach the same member.
@@ -498,33 +527,12 @@ pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String
         }
         None
     }
-    let is_local_pointer = |v: VarId| {
-        let var = module.var(v);
-        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
-    };
     let mut found: HashMap<VarId, Option<String>> = HashMap::new();
-    let mut note = |v: VarId, m: Option<String>| {
+    for (v, rhs) in local_pointer_sets(module, func) {
+        let m = member_of(func, rhs);
         let slot = found.entry(v).or_insert_with(|| m.clone());
         if *slot != m {
             *slot = None;
-        }
-    };
-    for st in &func.stmts {
-        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
-            for (v, init) in ds {
-                if let (true, Some(i)) = (is_local_pointer(*v), init) {
-                    note(*v, member_of(func, *i));
-                }
-            }
-        }
-    }
-    for e in &func.exprs {
-        if let ExprKind::Assign(None, l, r) = &e.kind {
-            if let ExprKind::Var(v) = func.expr(*l).kind {
-                if is_local_pointer(v) {
-                    note(v, member_of(func, *r));
-                }
-            }
         }
     }
     found
@@ -598,41 +606,22 @@ pub fn local_aliases(
     // Every root each local pointer is set from (None: something that is not an alias).
     let mut roots: HashMap<VarId, Vec<Option<Vec<VarId>>>> = HashMap::new();
     let mut sources = HashSet::new();
-    let mut set = |v: VarId, rhs: ExprId, roots: &mut HashMap<VarId, Vec<Option<Vec<VarId>>>>| {
+    for (v, rhs) in local_pointer_sets(module, func) {
         let mut seen = Vec::new();
         let r = root_of(func, rhs, &mut seen, 0);
         if r.is_some() {
             sources.extend(seen);
         }
         roots.entry(v).or_default().push(r);
-    };
-    for st in &func.stmts {
-        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
-            for (v, init) in ds {
-                if let (true, Some(i)) = (is_local_pointer(*v), init) {
-                    set(*v, *i, &mut roots);
-                }
-            }
-        }
     }
+    // A local whose address is taken may be set through it.
     for e in &func.exprs {
-        match &e.kind {
-            ExprKind::Assign(op, l, r) => {
-                // `p += k` keeps p inside what it pointed to: only plain assignments set it.
-                if let ExprKind::Var(v) = func.expr(*l).kind {
-                    if is_local_pointer(v) && op.is_none() {
-                        set(v, *r, &mut roots);
-                    }
+        if let ExprKind::Unary(UnaryOp::AddrOf, x) = &e.kind {
+            if let ExprKind::Var(v) = func.expr(*x).kind {
+                if is_local_pointer(v) {
+                    roots.entry(v).or_default().push(None);
                 }
             }
-            ExprKind::Unary(UnaryOp::AddrOf, x) => {
-                if let ExprKind::Var(v) = func.expr(*x).kind {
-                    if is_local_pointer(v) {
-                        roots.entry(v).or_default().push(None);
-                    }
-                }
-            }
-            _ => {}
         }
     }
     let direct: HashMap<VarId, Vec<VarId>> = roots
@@ -748,21 +737,8 @@ fn pointer_aliases(
             sources.extend(seen);
         }
     };
-    for st in &func.stmts {
-        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
-            for (v, init) in ds {
-                if let Some(i) = init {
-                    consider(*v, *i);
-                }
-            }
-        }
-    }
-    for e in &func.exprs {
-        if let ExprKind::Assign(None, l, r) = &e.kind {
-            if let ExprKind::Var(v) = func.expr(*l).kind {
-                consider(v, *r);
-            }
-        }
+    for (v, rhs) in local_pointer_sets(module, func) {
+        consider(v, rhs);
     }
     (out, sources)
 }

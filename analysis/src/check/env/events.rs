@@ -171,14 +171,9 @@ impl<'a> FnInterp<'a> {
         f.member_aliases = crate::semantics::effects::member_aliases(module, func);
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
-                let mut items = directive_items(module, d, source);
-                // A clause naming a pointer into a member's data maps that member's data.
-                for m in items.maps.iter_mut() {
-                    m.object = f.field_of(&m.object);
-                }
-                for m in items.motions.iter_mut() {
-                    m.object = f.field_of(&m.object);
-                }
+                // (A clause naming a pointer into a member's data already names that
+                // member's field object: `directive_items` maps it.)
+                let items = directive_items(module, d, source);
                 for o in items
                     .maps
                     .iter()
@@ -250,17 +245,6 @@ impl<'a> FnInterp<'a> {
             return None;
         };
         Some(Opaque { what, at })
-    }
-
-    /// The field object a clause's object stands for (a local pointer into a member's data).
-    fn field_of(&self, o: &Object) -> Object {
-        match o {
-            Object::Var(v) => self
-                .member_aliases
-                .get(v)
-                .map_or_else(|| o.clone(), |m| Object::Member(m.clone())),
-            _ => o.clone(),
-        }
     }
 
     fn track(&mut self, o: &Object) -> usize {

@@ -76,8 +76,13 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
     let mut out = DirectiveItems::default();
     // A clause naming a local pointer into a member's data (`p = &dom->m_p[0]`) maps that
     // member's data: the field object the analyses share.
+    let names_local_pointer = info.bindings.iter().any(|b| {
+        matches!(b.target, crate::ir::BindingTarget::Var(v)
+            if module.var(v).ty.is_pointer() && module.var(v).storage == crate::ir::Storage::Local)
+    });
     let members = info
         .function
+        .filter(|_| names_local_pointer)
         .map(|f| crate::semantics::effects::member_aliases(module, module.function(f)))
         .unwrap_or_default();
     for (k, (clause, item)) in d.clause_items().enumerate() {
