@@ -161,10 +161,46 @@ fn hosted_sections(
                     None => ok = false,
                 }
             }
+            // A cast at the call (`f((grid *)p)`): the callee counts in its own element
+            // type; the caller's section counts in `v`'s.
+            match element_ratio(module.var(v), module.var(*p)) {
+                Some(1) => {}
+                Some(k) => {
+                    s.lower = s.lower.scale(k);
+                    s.length = s.length.scale(k);
+                }
+                None => ok = false,
+            }
             out.push(ok.then_some(s));
         }
     }
     out
+}
+
+/// How many of the caller's elements (`arg`'s pointee) one element of the callee's parameter
+/// `param` is: 1 when the types agree, `k` when the parameter's element is `k` of them
+/// (`double *` passed as `double (*)[N][N]`), None when it is not a whole number or a size
+/// is unknown.
+fn element_ratio(arg: &crate::ir::Var, param: &crate::ir::Var) -> Option<i64> {
+    let elem = |t: &crate::ir::Type| match &t.referent().kind {
+        crate::ir::TypeKind::Pointer(e) => Some(e.size),
+        crate::ir::TypeKind::Array { element, .. } => Some(element.size),
+        _ => None,
+    };
+    let (a, p) = (elem(&arg.ty), elem(&param.ty));
+    match (a, p) {
+        (Some(Some(a)), Some(Some(p))) if a > 0 && p % a == 0 => i64::try_from(p / a).ok(),
+        (Some(Some(_)), Some(Some(_))) => None,
+        // Sizes unknown on one side (dependent, incomplete): same spelling is the same type.
+        _ => {
+            let spell = |t: &crate::ir::Type| match &t.referent().kind {
+                crate::ir::TypeKind::Pointer(e) => Some(e.spelling.clone()),
+                crate::ir::TypeKind::Array { element, .. } => Some(element.spelling.clone()),
+                _ => None,
+            };
+            (spell(&arg.ty).is_some() && spell(&arg.ty) == spell(&param.ty)).then_some(1)
+        }
+    }
 }
 
 /// Arguments of the first direct call to `callee` in the expression trees `roots`.

@@ -1307,8 +1307,121 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
 /// copied into another variable: its data has no other name, so whether it is mapped is
 /// decided by this pointer's own map clauses.
 pub fn holds_only_own_allocations(module: &Module, var: VarId) -> bool {
+    only_allocations(module, module.functions.iter(), var, &|_| false)
+}
+
+/// [`holds_only_own_allocations`] for a local pointer of function `func`: its declaration and
+/// every assignment give it an allocation (of any size) or null, and its value and address
+/// go nowhere else but into locals for which `alias` holds and that hold nothing else
+/// (`double *d = (double *)h;`, where the caller follows `d` to its one root `h`).
+pub fn local_holds_only_own_allocations(
+    module: &Module,
+    func: FuncId,
+    var: VarId,
+    alias: &dyn Fn(VarId) -> bool,
+) -> bool {
+    let f = module.function(func);
+    let alias_ok = |x: VarId| {
+        module.var(x).storage == crate::ir::Storage::Local && alias(x) && only_copies_of(f, x, var)
+    };
+    only_allocations(module, std::iter::once(f), var, &alias_ok)
+}
+
+/// The variable the local pointer `x` of `f` is an exact copy of: every definition of `x` is
+/// `var` (through casts) for one local or parameter `var` that is itself never reassigned
+/// after its declaration, and both point to elements of one size. A clause naming `x` maps
+/// `var`'s data in `var`'s own units.
+pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<VarId> {
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(y) = f.expr(e).kind {
+            e = y;
+        }
+        e
+    };
+    let var_of = |e: ExprId| match f.expr(strip(e)).kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    let mut root = None;
+    for st in &f.stmts {
+        if let StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if *v == x {
+                    root = Some(var_of((*init)?)?);
+                }
+            }
+        }
+    }
+    let root = root?;
+    let elem = |v: VarId| match &module.var(v).ty.referent().kind {
+        TypeKind::Pointer(t) => t.size.filter(|s| *s > 0),
+        _ => None,
+    };
+    let stable = matches!(
+        module.var(root).storage,
+        crate::ir::Storage::Local | crate::ir::Storage::Parameter
+    ) && elem(root).is_some()
+        && elem(root) == elem(x)
+        && only_copies_of(f, x, root)
+        && !f.exprs.iter().any(|ex| match &ex.kind {
+            ExprKind::Assign(_, l, _) => var_of(*l) == Some(root),
+            ExprKind::Unary(op, y) => {
+                (op.is_increment() || *op == UnaryOp::AddrOf) && var_of(*y) == Some(root)
+            }
+            _ => false,
+        });
+    stable.then_some(root)
+}
+
+/// Every definition of the local `x` in `f` is a copy of `var` (through casts), and there is
+/// at least one.
+fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(y) = f.expr(e).kind {
+            e = y;
+        }
+        e
+    };
+    let is = |e: ExprId, v: VarId| matches!(f.expr(strip(e)).kind, ExprKind::Var(y) if y == v);
+    let mut any = false;
+    for st in &f.stmts {
+        if let StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if *v == x {
+                    match init {
+                        Some(i) if is(*i, var) => any = true,
+                        Some(_) => return false,
+                        None => {}
+                    }
+                }
+            }
+        }
+    }
+    for ex in f.exprs.iter() {
+        match &ex.kind {
+            ExprKind::Assign(None, l, r) if is(*l, x) => {
+                if !is(*r, var) {
+                    return false;
+                }
+                any = true;
+            }
+            ExprKind::Assign(Some(_), l, _) if is(*l, x) => return false,
+            ExprKind::Unary(op, y) if op.is_increment() && is(*y, x) => return false,
+            ExprKind::Unary(UnaryOp::AddrOf, y) if is(*y, x) => return false,
+            _ => {}
+        }
+    }
+    any
+}
+
+fn only_allocations<'a>(
+    module: &Module,
+    funcs: impl Iterator<Item = &'a crate::ir::Function>,
+    var: VarId,
+    alias_ok: &dyn Fn(VarId) -> bool,
+) -> bool {
     let mut allocated = false;
-    for f in module.functions.iter() {
+    for f in funcs {
         let strip = |mut e: ExprId| {
             while let ExprKind::Cast(x) = f.expr(e).kind {
                 e = x;
@@ -1316,36 +1429,54 @@ pub fn holds_only_own_allocations(module: &Module, var: VarId) -> bool {
             e
         };
         let is_var = |e: ExprId| matches!(f.expr(strip(e)).kind, ExprKind::Var(x) if x == var);
+        // None: not an allocation; Some(true): an allocation; Some(false): null.
+        let allocation = |r: ExprId| match &f.expr(strip(r)).kind {
+            ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. } => Some(false),
+            ExprKind::Call { callee, .. }
+                if matches!(
+                    name_of(module, callee),
+                    Some(
+                        "malloc"
+                            | "calloc"
+                            | "realloc"
+                            | "aligned_alloc"
+                            | "_mm_malloc"
+                            | "omp_alloc"
+                            | "omp_aligned_alloc"
+                    )
+                ) =>
+            {
+                Some(true)
+            }
+            _ => None,
+        };
         for st in &f.stmts {
             if let StmtKind::Decl(ds) = &st.kind {
-                if ds.iter().any(|(_, init)| init.is_some_and(is_var)) {
-                    return false;
+                for (v, init) in ds {
+                    match init {
+                        Some(i) if *v == var => match allocation(*i) {
+                            Some(a) => allocated |= a,
+                            None => return false,
+                        },
+                        Some(i) if is_var(*i) && !alias_ok(*v) => return false,
+                        _ => {}
+                    }
                 }
             }
         }
         for ex in f.exprs.iter() {
             match &ex.kind {
-                ExprKind::Assign(None, l, r) if is_var(*l) => match &f.expr(strip(*r)).kind {
-                    ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. } => {}
-                    ExprKind::Call { callee, .. }
-                        if matches!(
-                            name_of(module, callee),
-                            Some(
-                                "malloc"
-                                    | "calloc"
-                                    | "realloc"
-                                    | "aligned_alloc"
-                                    | "_mm_malloc"
-                                    | "omp_alloc"
-                                    | "omp_aligned_alloc"
-                            )
-                        ) =>
-                    {
-                        allocated = true
-                    }
-                    _ => return false,
+                ExprKind::Assign(None, l, r) if is_var(*l) => match allocation(*r) {
+                    Some(a) => allocated |= a,
+                    None => return false,
                 },
-                ExprKind::Assign(_, l, r) if is_var(*r) && !is_var(*l) => return false,
+                ExprKind::Assign(_, l, r) if is_var(*r) && !is_var(*l) => {
+                    let to_alias =
+                        matches!(f.expr(strip(*l)).kind, ExprKind::Var(x) if alias_ok(x));
+                    if !to_alias {
+                        return false;
+                    }
+                }
                 ExprKind::Assign(Some(_), l, _) if is_var(*l) => return false,
                 ExprKind::Unary(op, x) if op.is_increment() && is_var(*x) => return false,
                 ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(*x) => return false,

@@ -926,6 +926,33 @@ impl<'a> FnInterp<'a> {
         }
     }
 
+    /// Whether `obj`'s presence in state `s` is known: the function owns the data, or it is
+    /// a pointer parameter whose every caller in this file knew the presence of what it
+    /// passed (`s` came from their contexts, see [`ObjState::presence_known`]).
+    fn presence_known(&self, obj: usize, s: &ObjState) -> bool {
+        let Object::Var(v) = &self.objects[obj] else {
+            return false;
+        };
+        let var = self.module.var(*v);
+        match var.storage {
+            // Every value the pointer holds is an allocation of this function, and its copies
+            // are aliases the interpreter follows back to it (a copy a clause names is an
+            // object of its own: mapping it maps this data under another name).
+            Storage::Local if var.ty.is_pointer() => {
+                crate::semantics::sections::local_holds_only_own_allocations(
+                    self.module,
+                    self.id,
+                    *v,
+                    &|x| self.aliases.roots.get(&x).is_some_and(|r| r[..] == [*v]),
+                )
+            }
+            Storage::Parameter => {
+                var.ty.is_pointer() && self.context_known.contains(&obj) && s.presence_known
+            }
+            _ => self.owned_here(obj),
+        }
+    }
+
     /// The `alloc` (or `from`) map that left the device memory uninitialised really
     /// allocated: the function owns the data, or a caller's context says it was not present.
     /// Data reached through `this` or a parameter without a context may be present already.
@@ -1118,6 +1145,7 @@ impl<'a> FnInterp<'a> {
                         let mut s = st[*obj].clone();
                         s.pending_in.clear();
                         s.last_out = None;
+                        s.presence_known = self.presence_known(*obj, &st[*obj]);
                         let slot = self.contexts.entry(*callee).or_default();
                         match slot.get_mut(co) {
                             Some(x) => x.join(&s),
@@ -1172,6 +1200,11 @@ impl<'a> FnInterp<'a> {
                 }
                 if present {
                     self.log(*obj, b, true, kr, kw);
+                    // The callee's kernels may write part of the data only (`out[x]` for
+                    // `x >= 1`): what was copied in may come back unchanged, so it is used.
+                    if kw && self.report {
+                        self.consumed.extend(st[*obj].pending_in.iter().copied());
+                    }
                     self.device_access(st, *obj, kr, kw, *span, stmt, false);
                     // The callee refreshed the copy it did not write (`target update`).
                     let refreshed = callee_object
@@ -1469,7 +1502,7 @@ impl<'a> FnInterp<'a> {
         }
         for (obj, span) in self.kernels[k].pointers.clone() {
             let s = st[obj].clone();
-            if s.counts.may_be_zero() && self.owned_here(obj) {
+            if s.counts.may_be_zero() && self.presence_known(obj, &s) {
                 self.fact(
                     obj,
                     span,

@@ -98,6 +98,15 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
                 .map_or(object.clone(), |m| Object::Member(m.clone())),
             _ => object,
         };
+        // `double *d = (double *)h;` then `map(to: d[0:n])`: the data is `h`'s (the
+        // analyses follow `d`'s accesses to `h` when no clause names it separately).
+        let object = match (&object, info.function) {
+            (Object::Var(v), Some(f)) if names_local_pointer => {
+                crate::semantics::sections::exact_copy_root(module, module.function(f), *v)
+                    .map_or(object.clone(), Object::Var)
+            }
+            _ => object,
+        };
         // `declare target` data lives on the device for the whole program.
         if matches!(object, Object::Var(v) if module.var(v).declare_target) {
             continue;

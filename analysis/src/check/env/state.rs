@@ -62,6 +62,10 @@ pub struct ObjState {
     /// A call whose body omplens does not analyse received the data (on some path): what it
     /// does to the copies is unknown, so a finding about them is not certain.
     pub opaque: Option<Opaque>,
+    /// Whether the presence (`counts`) is known where the state came from: set in the states
+    /// a call passes to its callee when the caller owns the data or knew its presence from its
+    /// own callers; a callee judges its parameters' presence only then.
+    pub presence_known: bool,
 }
 
 /// A call omplens cannot see into, and where it is called. `what` says why, as a clause:
@@ -85,6 +89,7 @@ impl ObjState {
             pending_in: BTreeSet::new(),
             last_out: None,
             opaque: None,
+            presence_known: false,
         }
     }
 
@@ -109,6 +114,7 @@ impl ObjState {
         if self.opaque.is_none() {
             self.opaque = o.opaque.clone();
         }
+        self.presence_known &= o.presence_known;
     }
 }
 

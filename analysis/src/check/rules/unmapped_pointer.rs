@@ -25,12 +25,21 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let FactKind::Unmapped { kernel } = f.kind else {
             continue;
         };
+        // A parameter is judged by what its callers in this file pass.
+        let callers = match &f.object {
+            crate::check::env::Object::Var(v)
+                if cx.module.var(*v).storage == crate::ir::Storage::Parameter =>
+            {
+                " (as the callers in this file pass it)"
+            }
+            _ => "",
+        };
         let mut x = finding(
             RULE.code,
             f.certain,
             f.span,
             format!(
-                "the kernel uses the data behind `{}`{} but it is not mapped: the pointer is passed as a zero-length array section and the device has no copy of what it points to",
+                "the kernel uses the data behind `{}`{} but it is not mapped{callers}: the pointer is passed as a zero-length array section and the device has no copy of what it points to",
                 f.name,
                 paths(f.certain)
             ),
