@@ -1288,7 +1288,7 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
     for s in sizes {
         let mut bytes = Poly::constant(1);
         for e in s? {
-            bytes = bytes.mul(&polys.poly(e)?);
+            bytes = bytes.mul(&polys.poly(through_fixed_locals(module, f, e))?);
         }
         let len = bytes.div(elem)?;
         if len.scale(elem) != bytes {
@@ -1300,6 +1300,41 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
         }
     }
     found
+}
+
+/// `e`, or the initialiser of the local it names when that local is never assigned after its
+/// declaration (`const size_t bytes = n * sizeof(float); malloc(bytes)`), a few levels deep.
+fn through_fixed_locals(module: &Module, f: &crate::ir::Function, mut e: ExprId) -> ExprId {
+    for _ in 0..4 {
+        let mut x = e;
+        while let ExprKind::Cast(y) = f.expr(x).kind {
+            x = y;
+        }
+        let ExprKind::Var(v) = f.expr(x).kind else {
+            return e;
+        };
+        if module.var(v).storage != crate::ir::Storage::Local {
+            return e;
+        }
+        let init = f.stmts.iter().find_map(|st| match &st.kind {
+            StmtKind::Decl(ds) => ds.iter().find(|(d, _)| *d == v).map(|(_, i)| *i),
+            _ => None,
+        });
+        let Some(Some(init)) = init else {
+            return e;
+        };
+        let is_v = |x: ExprId| matches!(f.expr(x).kind, ExprKind::Var(y) if y == v);
+        let changed = f.exprs.iter().any(|ex| match &ex.kind {
+            ExprKind::Assign(_, l, _) => is_v(*l),
+            ExprKind::Unary(op, y) => (op.is_increment() || *op == UnaryOp::AddrOf) && is_v(*y),
+            _ => false,
+        });
+        if changed {
+            return e;
+        }
+        e = init;
+    }
+    e
 }
 
 /// A file-scope pointer that every function of the module only ever sets to an allocation
