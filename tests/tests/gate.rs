@@ -9,6 +9,9 @@
 //! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
 //!   unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
 //!   verified rewrite, lists the gaps and still exits 1.
+//! - `gap_struct_member_alias.c`: a kernel uses data behind a struct's pointer members through
+//!   local aliases, which omplens cannot bound: gaps named by the aliases' names, nothing
+//!   written; the partial rewrite leaves exactly that data unmapped under the oracle.
 //! - A rewrite that does not compile is refused with the compiler's message.
 
 use omplens_analysis::frontend::{flags, lower_file};
@@ -162,6 +165,44 @@ fn gaps_are_written_only_when_a_partial_rewrite_is_allowed() {
     assert_eq!(o.status.code(), Some(1), "gaps remain: {stderr}");
     assert!(stderr.contains("error: gap:"), "{stderr}");
     assert!(out.is_file(), "--allow-partial writes the verified rewrite");
+}
+
+#[test]
+fn data_no_map_is_known_to_cover_is_a_gap() {
+    let path = program("gap_struct_member_alias.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    for name in ["`idx`", "`val`"] {
+        assert!(
+            stderr
+                .lines()
+                .any(|l| l.contains("error: gap:") && l.contains(name)),
+            "no gap names {name}: {stderr}"
+        );
+    }
+    assert!(!out.exists(), "nothing is written while gaps remain");
+
+    let test = "gate::data_no_map_is_known_to_cover_is_a_gap";
+    if !(tier::slow(test) && oracle::gate(test)) {
+        return;
+    }
+    let o = fix(&[
+        "--allow-partial",
+        "-o",
+        out.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.is_file(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = oracle::check(&out, &[]).expect("the oracle runs");
+    assert_eq!(
+        v.offload.unmapped_names(),
+        vec!["idx", "val"],
+        "the gaps are what stays unmapped: {}",
+        v.summary()
+    );
 }
 
 #[test]

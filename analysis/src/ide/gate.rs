@@ -2,8 +2,9 @@
 //! is parsed again with libclang under the same flags and analysed again. A rewrite is
 //! **refused** when it brings a compiler error the original did not have, or more findings
 //! of a correctness rule (or more error findings of any rule) than the original had. Data a
-//! kernel of the rewritten program still uses unmapped (OMP103) is a **gap**: `fix` writes
-//! nothing while gaps remain unless asked for a partial result.
+//! kernel of the rewritten program still uses unmapped (OMP103), or uses where no map omplens
+//! can see is known to cover it, is a **gap**: `fix` writes nothing while gaps remain unless
+//! asked for a partial result.
 
 use super::{AnalysisHost, Cancellable, Change};
 use crate::check::rules::Family;
@@ -196,6 +197,25 @@ fn judge(
     }
     for f in findings.iter().filter(|f| f.code == Code::OMP103) {
         v.gaps.push(at(Some(f.span.start), f.message.clone()));
+    }
+    // Data a kernel uses that no map of this file is known to cover where it runs (loaded
+    // from a struct, passed in from another file): no rule reports it, but a rewrite that
+    // leaves it so has not completed the program.
+    let facts = crate::check::env::interpret(&module, text);
+    for u in &facts.unproven {
+        // The name the kernel uses (a local alias of a member reads better than `this->m`).
+        let used = text
+            .get(u.span.start as usize..u.span.end as usize)
+            .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_'))
+            .unwrap_or(&u.name);
+        v.gaps.push(at(
+            Some(u.span.start),
+            format!(
+                "the kernel at line {} uses the data behind `{}`, and no map omplens can see covers it there (the pointer's data is not an allocation this file makes and maps); map it by hand",
+                module.line_col(module.directive(u.kernel).directive.span.start).0,
+                used
+            ),
+        ));
     }
     Ok(v)
 }

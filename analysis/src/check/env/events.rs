@@ -50,6 +50,9 @@ struct Kernel {
     implicit: Vec<MapItem>,
     /// Pointers whose data the kernel uses without a map: first use.
     pointers: Vec<(usize, Span)>,
+    /// Pointer members' data the kernel uses through local aliases, mapped by no clause of
+    /// this function (see [`super::Unproven`]).
+    unmapped_members: Vec<(usize, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
     /// Scalars the kernel uses that are firstprivate by the implicit rules (no clause).
@@ -101,6 +104,7 @@ pub(super) struct FnInterp<'a> {
     mappings: Vec<Mapping>,
     accesses: Vec<AccessEvent>,
     points: Vec<PointState>,
+    unproven: Vec<super::Unproven>,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
@@ -157,6 +161,7 @@ impl<'a> FnInterp<'a> {
             mappings: Vec::new(),
             accesses: Vec::new(),
             points: Vec::new(),
+            unproven: Vec::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
             aliases: crate::semantics::effects::LocalAliases {
@@ -478,6 +483,7 @@ impl<'a> FnInterp<'a> {
                 items: items.clone(),
                 implicit: Vec::new(),
                 pointers: Vec::new(),
+                unmapped_members: Vec::new(),
                 lost: Vec::new(),
                 implicit_firstprivate: Vec::new(),
                 reads: Vec::new(),
@@ -632,6 +638,17 @@ impl<'a> FnInterp<'a> {
                         .any(|it| it.maps.iter().any(|m| &m.object == o));
                     if !mapped_here {
                         k.untracked.insert(obj);
+                        // Data behind a pointer member reached through a local alias
+                        // (`p = s.data`): no clause here maps it, so whether it is on the
+                        // device depends on what omplens cannot see.
+                        if self
+                            .member_aliases
+                            .values()
+                            .any(|m| o == &Object::Member(m.clone()))
+                        {
+                            k.unmapped_members
+                                .push((obj, read.or(write).unwrap_or(span)));
+                        }
                     }
                     continue;
                 };
@@ -850,6 +867,7 @@ impl<'a> FnInterp<'a> {
         out.mappings.append(&mut self.mappings);
         out.accesses.append(&mut self.accesses);
         out.points.append(&mut self.points);
+        out.unproven.append(&mut self.unproven);
         for k in &self.kernels {
             let names = |objs: &mut dyn Iterator<Item = usize>| -> Vec<String> {
                 objs.map(|o| object_name(self.module, &self.objects[o]))
@@ -1500,9 +1518,34 @@ impl<'a> FnInterp<'a> {
                 st[obj].dev_why = None;
             }
         }
+        if self.report && !self.quiet {
+            for (obj, span) in self.kernels[k].unmapped_members.clone() {
+                if st[obj].counts.may_be_zero() {
+                    let name = object_name(self.module, &self.objects[obj]);
+                    self.unproven.push(super::Unproven {
+                        func: self.id,
+                        kernel: d,
+                        name,
+                        span,
+                    });
+                }
+            }
+        }
         for (obj, span) in self.kernels[k].pointers.clone() {
             let s = st[obj].clone();
-            if s.counts.may_be_zero() && self.presence_known(obj, &s) {
+            if s.counts.may_be_zero() && !self.presence_known(obj, &s) {
+                if self.report && !self.quiet {
+                    let name = object_name(self.module, &self.objects[obj]);
+                    self.unproven.push(super::Unproven {
+                        func: self.id,
+                        kernel: d,
+                        name,
+                        span,
+                    });
+                }
+                continue;
+            }
+            if s.counts.may_be_zero() {
                 self.fact(
                     obj,
                     span,

@@ -194,6 +194,19 @@ pub struct PointState {
     pub dev: u8,
 }
 
+/// A pointer a kernel uses whose data may not be on the device there, where omplens cannot
+/// tell (the data comes from memory, a caller in another file, an alias): not reported by a
+/// rule, but a rewrite that leaves it so has not made the program complete (the rewrite
+/// gate's gaps).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Unproven {
+    pub func: FuncId,
+    pub kernel: DirId,
+    pub name: String,
+    /// The kernel's use of the data.
+    pub span: Span,
+}
+
 /// Everything the rules read.
 pub struct Facts {
     pub facts: Vec<Fact>,
@@ -204,6 +217,8 @@ pub struct Facts {
     pub kernels: Vec<KernelImplicit>,
     /// Per access, the state before it (editors' hover).
     pub points: Vec<PointState>,
+    /// Pointers kernels use that may be unmapped there, where presence is unknown.
+    pub unproven: Vec<Unproven>,
     pub cfgs: IndexVec<FuncId, Option<Cfg>>,
     pub execs: IndexVec<FuncId, Exec>,
 }
@@ -244,6 +259,7 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         accesses: Vec::new(),
         kernels: Vec::new(),
         points: Vec::new(),
+        unproven: Vec::new(),
         cfgs: IndexVec::new(),
         execs: execs.clone(),
     };
