@@ -14,7 +14,7 @@ double grad(double g[][N][N], int x, int y, int z) {
 #pragma omp end declare target
 
 void force(double phi[][N][N], double f[][N][N]) {
-  #pragma omp target teams distribute parallel for collapse(3) map(tofrom: f[1:N - 1])
+  #pragma omp target teams distribute parallel for collapse(3) map(to: phi[0:N]) map(tofrom: f[1:N - 1])
   for (int x = 1; x < N; x++)
     for (int y = 0; y < N; y++)
       for (int z = 0; z < N; z++)
@@ -25,12 +25,12 @@ int main() {
   double *p = (double *)malloc(sizeof(double) * N * N * N);
   double *f = (double *)malloc(sizeof(double) * N * N * N);
   for (int i = 0; i < N * N * N; i++) { p[i] = i % 7; f[i] = 0; }
-  #pragma omp target data map(to: p[0:N * N * N], f[64:64 * N - 64])
+  #pragma omp target data map(to: p[0:64 * N], f[64:64 * N - 64])
   for (int t = 0; t < 3; t++) {
     force((grid *)p, (grid *)f);
     #pragma omp target update from(f[64:64 * N - 64])
     for (int i = 0; i < N * N * N; i++) p[i] += f[i] * 0.01;
-    #pragma omp target update to(p[0:N * N * N])
+    #pragma omp target update to(p[0:64 * N])
   }
   double s = 0;
   for (int i = 0; i < N * N * N; i++) s += p[i];

@@ -143,6 +143,44 @@ fn analyse(
     stmts: &[StmtId],
     named: bool,
 ) -> Result<Section, Unbounded> {
+    analyse_at(module, func, cfg, var, stmts, named, 0)
+}
+
+/// Calls followed into callees, at most (`f` passes its pointer to `g`, which passes it on).
+const MAX_CALL_DEPTH: usize = 3;
+
+/// The section of parameter `index` of `callee` that its body accesses, in terms of its own
+/// parameters (by name), when the callee has a body and uses that parameter only by
+/// indexing (through further callees up to [`MAX_CALL_DEPTH`]).
+fn callee_section(
+    module: &Module,
+    callee: FuncId,
+    index: usize,
+    named: bool,
+    depth: usize,
+) -> Option<Section> {
+    if depth >= MAX_CALL_DEPTH {
+        return None;
+    }
+    let f = module.function(callee);
+    let (param, body) = (*f.params.get(index)?, f.body?);
+    if !f.has_body || f.not_analysed.is_some() || !module.var(param).ty.is_pointer() {
+        return None;
+    }
+    let cfg = crate::ir::cfg::build(module, callee, crate::ir::cfg::Exec::Device);
+    analyse_at(module, callee, &cfg, param, &[body], named, depth + 1).ok()
+}
+
+#[allow(clippy::too_many_arguments)]
+fn analyse_at(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+    named: bool,
+    depth: usize,
+) -> Result<Section, Unbounded> {
     let f = module.function(func);
     let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
     let inside = |sp: Span| spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end);
@@ -188,6 +226,8 @@ fn analyse(
         defs: BTreeMap::new(),
         why: None,
         must: false,
+        named,
+        call_depth: depth,
     };
     a.find_while_ivs();
     a.find_local_defs(&inside);
@@ -199,7 +239,16 @@ fn analyse(
             if !acc.kind.writes() || receiver {
                 continue;
             }
-            if x == var && acc.path.is_empty() {
+            // Passed to a function whose section of it omplens reads (`grad(phi, x)`): the
+            // call is scanned below like the accesses it makes.
+            let followed = match &acc.escape {
+                Some(Escape::CallArg {
+                    callee: Some(c),
+                    index: Some(i),
+                }) => callee_section(module, *c, *i, named, depth).is_some(),
+                _ => false,
+            };
+            if x == var && acc.path.is_empty() && !followed {
                 let name = &module.var(var).name;
                 let why = match &acc.escape {
                     Some(Escape::CallArg { callee, .. }) => format!(
@@ -213,6 +262,9 @@ fn analyse(
                     None => format!("`{name}` itself is assigned in the kernels"),
                 };
                 return Err(Unbounded::at(f, module, acc.expr, why));
+            }
+            if followed {
+                continue;
             }
             a.written.insert(x);
             if !a.header_write(n, x) {
@@ -251,6 +303,15 @@ fn analyse(
             })?,
         });
     }
+    // An element before the first (`phi[x - 1]` for `x = 0`) is an access the program guards
+    // (`if (x > 0)`), which the bounds above do not read: the data starts at element 0.
+    let out = out.map(|mut s| {
+        if let Some(lo) = s.lower.as_const().filter(|lo| *lo < 0) {
+            s.length = s.length.add(&Poly::constant(lo));
+            s.lower = Poly::zero();
+        }
+        s
+    });
     out.ok_or_else(nothing)
 }
 
@@ -298,6 +359,10 @@ struct Analysis<'a> {
     /// Sections that must be accessed in full (not a cover of what may be): loop bounds with
     /// alternatives (`min`, `max`, several conjuncts) are not taken.
     must: bool,
+    /// Macro uses keep their names in the polynomials.
+    named: bool,
+    /// Calls followed to get here (see [`callee_section`]).
+    call_depth: usize,
 }
 
 const MAX_DEPTH: usize = 500;
@@ -439,6 +504,69 @@ impl Analysis<'_> {
         Some(())
     }
 
+    /// The elements callee `c` accesses through its parameter `index`, given `var` plus
+    /// `offsets` there (`grad(phi, x)` reading `g[x - 1]` and `g[x]`): the first and last
+    /// element of the callee's section, with its parameters replaced by the call's arguments.
+    #[allow(clippy::too_many_arguments)]
+    fn through_call(
+        &mut self,
+        at: ExprId,
+        c: FuncId,
+        index: usize,
+        args: &[ExprId],
+        offsets: &[(ExprId, bool)],
+        out: &mut Vec<Record>,
+        depth: usize,
+    ) -> Option<()> {
+        let callee = self.module.function(c);
+        let name = &self.module.var(self.var).name;
+        let Some(mut s) = callee_section(self.module, c, index, self.named, self.call_depth) else {
+            return self.defeat(
+                at,
+                format!(
+                    "`{name}` is passed to `{}` here, which may use any part of its data",
+                    callee.name
+                ),
+            );
+        };
+        let mut deps = Deps::new();
+        for (k, p) in callee.params.iter().enumerate() {
+            let pname = &self.module.var(*p).name;
+            if !(s.lower.contains_atom(pname) || s.length.contains_atom(pname)) {
+                continue;
+            }
+            let Some((by, d)) = args.get(k).and_then(|a| self.polys.poly_with_deps(*a)) else {
+                return self.defeat(
+                    at,
+                    format!(
+                        "`{}` reads its argument `{pname}`, which is not an integer expression of the program's variables",
+                        callee.name
+                    ),
+                );
+            };
+            merge(&mut deps, d);
+            s.lower = s.lower.subst(pname, &by);
+            s.length = s.length.subst(pname, &by);
+        }
+        let mut base = Poly::zero();
+        for &(x, plus) in offsets {
+            self.scan(x, out, depth)?;
+            let (q, d) = self.polys.poly_with_deps(x)?;
+            merge(&mut deps, d);
+            base = if plus { base.add(&q) } else { base.sub(&q) };
+        }
+        let first = base.add(&s.lower);
+        let last = first.add(&s.length).sub(&Poly::constant(1));
+        for index in [first, last] {
+            out.push(Record {
+                index,
+                deps: deps.clone(),
+                expr: at,
+            });
+        }
+        Some(())
+    }
+
     /// Records why the access at `span` cannot be bounded (the first reason wins).
     fn defeat<T>(&mut self, at: ExprId, why: impl Into<String>) -> Option<T> {
         if self.why.is_none() {
@@ -500,6 +628,19 @@ impl Analysis<'_> {
             ExprKind::Cond(c, t, fl) if self.is_var_expr(*c, self.var) => {
                 self.scan(*t, out, d)?;
                 self.scan(*fl, out, d)?;
+            }
+            ExprKind::Call {
+                callee: Callee::Direct(c),
+                args,
+                ..
+            } if args.iter().any(|a| self.based(*a, 0).is_some()) => {
+                let (c, args) = (*c, args.clone());
+                for (i, &arg) in args.iter().enumerate() {
+                    match self.based(arg, 0) {
+                        Some(offs) => self.through_call(e, c, i, &args, &offs, out, d)?,
+                        None => self.scan(arg, out, d)?,
+                    }
+                }
             }
             ExprKind::Var(v) if *v == self.var => {
                 let name = &self.module.var(*v).name;
@@ -631,6 +772,7 @@ impl Analysis<'_> {
                     format!("omplens cannot read the bounds of the loop over `{name}`"),
                 );
             };
+            let (first, last) = self.guarded(v, span, first, last);
             let over = |b: &Bound, want_min: bool| {
                 b.flat_map(&mut |p| extreme(p, name, &first, &last, want_min, &names))
             };
@@ -779,6 +921,72 @@ impl Analysis<'_> {
     /// with a known counter), whose bounds may use the counters `outer` of the loops around it.
     /// Each is a tree of candidates: `min`/`max` in the bounds and every conjunct of the
     /// condition give alternatives.
+    /// The range `first..=last` of counter `v` narrowed by the `if` conditions the access
+    /// `at` sits under (`if (x > 0 && x < n - 1) ... g[x - 1] ... g[x + 1]`): each comparison
+    /// of `v` with a value that does not change in the statements is one more bound, and the
+    /// tightest provable one is kept.
+    fn guarded(&mut self, v: VarId, at: ExprId, first: Bound, last: Bound) -> (Bound, Bound) {
+        let sp = self.f.expr(at).span;
+        let mut conds = Vec::new();
+        for st in self.f.stmts.iter() {
+            if let StmtKind::If { cond, then, .. } = &st.kind {
+                let t = self.f.stmt(*then).span;
+                if t.start <= sp.start && sp.end <= t.end {
+                    conds.push(*cond);
+                }
+            }
+        }
+        let (mut lows, mut highs) = (vec![first], vec![last]);
+        while let Some(c) = conds.pop() {
+            let c = self.strip(c);
+            let ExprKind::Binary(op, l, r) = self.f.expr(c).kind else {
+                continue;
+            };
+            if op == BinaryOp::And {
+                conds.extend([l, r]);
+                continue;
+            }
+            // `v OP e`, or `e OP v` read as `v OP' e`.
+            let (op, other) = if self.is_var_expr(l, v) {
+                (op, r)
+            } else if self.is_var_expr(r, v) {
+                let flipped = match op {
+                    BinaryOp::Lt => BinaryOp::Gt,
+                    BinaryOp::Le => BinaryOp::Ge,
+                    BinaryOp::Gt => BinaryOp::Lt,
+                    BinaryOp::Ge => BinaryOp::Le,
+                    _ => continue,
+                };
+                (flipped, l)
+            } else {
+                continue;
+            };
+            let Some((p, deps)) = self.polys.poly_with_deps(other) else {
+                continue;
+            };
+            let varies = deps.values().flatten().any(|x| self.written.contains(x));
+            if varies {
+                continue;
+            }
+            let one = Poly::constant(1);
+            match op {
+                BinaryOp::Lt => highs.push(Bound::leaf(p.sub(&one))),
+                BinaryOp::Le => highs.push(Bound::leaf(p)),
+                BinaryOp::Gt => lows.push(Bound::leaf(p.add(&one))),
+                BinaryOp::Ge => lows.push(Bound::leaf(p)),
+                _ => {}
+            }
+        }
+        let node = |mut b: Vec<Bound>| {
+            if b.len() == 1 {
+                b.pop().expect("one bound")
+            } else {
+                Bound::Tight(b)
+            }
+        };
+        (node(lows), node(highs))
+    }
+
     fn loop_range(&mut self, l: LoopId, v: VarId, outer: &[VarId]) -> Option<(Bound, Bound)> {
         let (init, step, cond, is_do) = match self.while_ivs.get(&l) {
             Some(w) => (w.init, w.step, w.cond, w.is_do),
@@ -1363,8 +1571,8 @@ pub fn local_holds_only_own_allocations(
 }
 
 /// The variable the local pointer `x` of `f` is an exact copy of: every definition of `x` is
-/// `var` (through casts) for one local or parameter `var` that is itself never reassigned
-/// after its declaration, and both point to elements of one size. A clause naming `x` maps
+/// `var` (through casts) for one local or parameter `var` that is not assigned after that
+/// copy, and both point to elements of one size. A clause naming `x` maps
 /// `var`'s data in `var`'s own units.
 pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<VarId> {
     let strip = |mut e: ExprId| {
@@ -1378,11 +1586,13 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
         _ => None,
     };
     let mut root = None;
+    let mut decl_at = 0;
     for st in &f.stmts {
         if let StmtKind::Decl(ds) = &st.kind {
             for (v, init) in ds {
                 if *v == x {
                     root = Some(var_of((*init)?)?);
+                    decl_at = st.span.start;
                 }
             }
         }
@@ -1398,8 +1608,9 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
     ) && elem(root).is_some()
         && elem(root) == elem(x)
         && only_copies_of(f, x, root)
+        // `root` keeps the value it had at the copy: set (if at all) only before it.
         && !f.exprs.iter().any(|ex| match &ex.kind {
-            ExprKind::Assign(_, l, _) => var_of(*l) == Some(root),
+            ExprKind::Assign(_, l, _) => var_of(*l) == Some(root) && ex.span.start > decl_at,
             ExprKind::Unary(op, y) => {
                 (op.is_increment() || *op == UnaryOp::AddrOf) && var_of(*y) == Some(root)
             }
@@ -1563,6 +1774,9 @@ pub fn covered_sections(
         defs: BTreeMap::new(),
         why: None,
         must: true,
+        named: false,
+        // What a callee writes is what it may write, not what it must: not followed.
+        call_depth: MAX_CALL_DEPTH,
     };
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()

@@ -1,0 +1,44 @@
+/* A stencil whose neighbour reads sit in a device function (`lap(g, x)` reads g[x - 1] and
+ * g[x + 1]) called under a guard that keeps them inside the array (`if (x > 0 && x < N - 1)`).
+ * The sections come from the callee's accesses with its parameters replaced by the call's
+ * arguments, bounded by the loop and by the guard: g[0:N], never g[-1:N + 2]. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#define N 4096
+#define STEPS 20
+
+#pragma omp declare target
+static double lap(const double *g, int x) { return g[x - 1] - 2.0 * g[x] + g[x + 1]; }
+#pragma omp end declare target
+
+static void step(const double *g, double *out) {
+#pragma omp target teams distribute parallel for map(to: g[0:N]) map(tofrom: out[0:N])
+  for (int x = 0; x < N; x++) {
+    if (x > 0 && x < N - 1)
+      out[x] = g[x] + 0.25 * lap(g, x);
+    else
+      out[x] = g[x];
+  }
+}
+
+int main(void) {
+  double *a = (double *)malloc(sizeof(double) * N);
+  double *b = (double *)malloc(sizeof(double) * N);
+  for (int i = 0; i < N; i++)
+    a[i] = (i % 64 == 0) ? 64.0 : 0.0;
+#pragma omp target data map(tofrom: a[0:N], b[0:N])
+  for (int t = 0; t < STEPS; t++) {
+    step(a, b);
+    double *s = a;
+    a = b;
+    b = s;
+  }
+  double sum = 0;
+  for (int i = 0; i < N; i++)
+    sum += a[i];
+  printf("%.6f\n", sum);
+  free(a);
+  free(b);
+  return 0;
+}
