@@ -2,8 +2,8 @@
 //! - `host_update_in_loop.c`: omplens's rewrite (with its `target update to` in the time-step
 //!   loop) passes the gate and is written; the same rewrite without that update is refused
 //!   (it adds OMP102), and the oracle confirms the refused text computes a wrong result.
-//! - `refused_length_declared_in_loop.c`: the gate refuses omplens's own rewrite (the region
-//!   it hoists names a length declared inside the loop, so the rewrite does not compile):
+//! - `refused_callee_local_length.c`: the gate refuses omplens's own rewrite (the region it
+//!   hoists into the caller names the callee's local as the length, so it does not compile):
 //!   `fix` writes nothing and exits 1, with or without `--allow-partial`, and prints nothing
 //!   on stdout.
 //! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
@@ -91,7 +91,7 @@ fn a_rewrite_that_adds_a_finding_is_refused() {
 
 #[test]
 fn a_refused_rewrite_is_not_written() {
-    let path = program("refused_length_declared_in_loop.c");
+    let path = program("refused_callee_local_length.c");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.c");
     for extra in [&[][..], &["--allow-partial"][..]] {

@@ -17,8 +17,82 @@ pub struct Extent {
     pub bytes: Option<u64>,
 }
 
-/// The list item that maps `o` for the kernels `seeds` of function `id`.
+/// The list item that maps `o` for the kernels `seeds` of function `id`, in names visible
+/// where the map clause goes: a section that names a variable in `hidden` (declared inside
+/// the region, e.g. a length computed in the loop it encloses) is replaced by the
+/// allocation's extent, or refused.
 pub fn of(
+    module: &Module,
+    id: FuncId,
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
+    o: &Object,
+    seeds: &[StmtId],
+    hidden: &std::collections::BTreeSet<String>,
+) -> Result<Extent, String> {
+    let e = of_any_scope(module, id, cfgs, o, seeds)?;
+    let Some(name) = names_in(&e.item).into_iter().find(|n| hidden.contains(*n)) else {
+        return Ok(e);
+    };
+    let name = name.to_string();
+    let whole = match o {
+        Object::Var(v) => allocation_extent(module, id, *v),
+        Object::Member(_) => None,
+    };
+    match whole {
+        Some(w) if !names_in(&w.item).iter().any(|n| hidden.contains(*n)) => Ok(w),
+        _ => Err(format!(
+            "its section `{}` names `{name}`, which is declared inside the region, and the allocation's length is not known where the region starts",
+            e.item
+        )),
+    }
+}
+
+/// The identifiers of a C expression's text.
+fn names_in(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let bytes = text.as_bytes();
+    let mut i = 0;
+    while i < bytes.len() {
+        let c = bytes[i];
+        if c.is_ascii_alphabetic() || c == b'_' {
+            let start = i;
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+            out.push(&text[start..i]);
+        } else if c.is_ascii_digit() {
+            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                i += 1;
+            }
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
+/// `v[0:LEN]` for a pointer whose allocation in function `id` has a length omplens reads.
+fn allocation_extent(module: &Module, id: FuncId, v: VarId) -> Option<Extent> {
+    let var = module.var(v);
+    let TypeKind::Pointer(elem) = &var.ty.referent().kind else {
+        return None;
+    };
+    let len = sections::allocation_length_named(module, id, v)?;
+    let bytes = constants::substitute(&len, &module.macros)
+        .as_const()
+        .zip(elem.size)
+        .map(|(n, e)| n.max(0) as u64 * e);
+    let s = Section {
+        lower: Poly::constant(0),
+        length: len,
+    };
+    Some(Extent {
+        item: format!("{}[{}]", var.name, s),
+        bytes,
+    })
+}
+
+fn of_any_scope(
     module: &Module,
     id: FuncId,
     cfgs: &IndexVec<FuncId, Option<Cfg>>,

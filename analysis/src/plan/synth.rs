@@ -508,7 +508,19 @@ impl<'a> FnCtx<'a> {
             });
             return None;
         }
-        let extent = match extent::of(self.module, self.id, self.cfgs, o, seeds) {
+        // Names declared inside the region are not visible at its map clauses.
+        let hidden: BTreeSet<String> = self
+            .func
+            .stmts
+            .iter()
+            .filter(|st| region.span.start <= st.span.start && st.span.end <= region.span.end)
+            .flat_map(|st| match &st.kind {
+                StmtKind::Decl(ds) => ds.iter().map(|(v, _)| *v).collect::<Vec<_>>(),
+                _ => Vec::new(),
+            })
+            .map(|v| self.module.var(v).name.clone())
+            .collect();
+        let extent = match extent::of(self.module, self.id, self.cfgs, o, seeds, &hidden) {
             Ok(e) => e,
             Err(why) => {
                 diags.push(PlanDiagnostic {

@@ -1,8 +1,6 @@
-/* The gate refuses omplens's rewrite here: the data region omplens would hoist out of the
- * time-step loop maps `grid[0:active]`, but `active` is declared inside the loop, so the
- * rewritten file does not compile (`use of undeclared identifier 'active'`). Nothing is
- * written; the original compiles and runs. (A known synthesis gap of issue 16: the length
- * should come from the allocation, `total`.) */
+/* The data region omplens hoists out of the time-step loop cannot name `grid[0:active]`:
+ * `active` is declared inside the loop, so the clause would not compile. The section comes
+ * from the allocation instead, `grid[0:total]`. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -13,9 +11,10 @@ int main(void) {
   double *grid = (double *)malloc(total * sizeof(double));
   for (int i = 0; i < total; i++)
     grid[i] = i;
+#pragma omp target data map(tofrom: grid[0:total])
   for (int step = 0; step < STEPS; step++) {
     int active = total / 2;
-#pragma omp target teams distribute parallel for
+#pragma omp target teams distribute parallel for firstprivate(active)
     for (int i = 0; i < active; i++)
       grid[i] = grid[i] * 0.5;
   }
