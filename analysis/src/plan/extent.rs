@@ -131,11 +131,16 @@ fn of_any_scope(
                     break;
                 }
             }
+            // The whole allocation, of `v` or of the pointer `v` is an exact copy of
+            // (`float *w = weights_1d;`).
             let section = section.or_else(|| {
-                sections::allocation_length_named(module, id, v).map(|len| Section {
-                    lower: Poly::constant(0),
-                    length: len,
-                })
+                let root = sections::exact_copy_root(module, module.function(id), v).unwrap_or(v);
+                sections::allocation_length_named(module, id, v)
+                    .or_else(|| sections::allocation_length_named(module, id, root))
+                    .map(|len| Section {
+                        lower: Poly::constant(0),
+                        length: len,
+                    })
             });
             match section {
                 Some(s) => {
