@@ -12,6 +12,8 @@
 //! - `gap_struct_member_alias.c`: a kernel uses data behind a struct's pointer members through
 //!   local aliases, which omplens cannot bound: gaps named by the aliases' names, nothing
 //!   written; the partial rewrite leaves exactly that data unmapped under the oracle.
+//! - `team_thread_sections.c`: sections never name the team or thread numbers (they have a
+//!   value in a kernel only); the allocations give them.
 //! - A rewrite that does not compile is refused with the compiler's message.
 
 use omplens_analysis::frontend::{flags, lower_file};
@@ -203,6 +205,26 @@ fn data_no_map_is_known_to_cover_is_a_gap() {
         "the gaps are what stays unmapped: {}",
         v.summary()
     );
+}
+
+#[test]
+fn sections_never_name_team_or_thread_numbers() {
+    let path = program("team_thread_sections.c");
+    let o = fix(&["-o", "-", path.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let maps: Vec<&str> = out.lines().filter(|l| l.contains("map(")).collect();
+    assert!(
+        maps.iter()
+            .any(|l| l.contains("in[0:T * B]") && l.contains("out[0:T * B]")),
+        "{out}"
+    );
+    assert!(!maps.iter().any(|l| l.contains("omp_get_")), "{out}");
 }
 
 #[test]

@@ -30,7 +30,10 @@ pub fn of(
     hidden: &std::collections::BTreeSet<String>,
 ) -> Result<Extent, String> {
     let e = of_any_scope(module, id, cfgs, o, seeds)?;
-    let Some(name) = names_in(&e.item).into_iter().find(|n| hidden.contains(*n)) else {
+    // The team and thread numbers have a value inside a kernel only: a section in their
+    // terms evaluated at a map clause on the host is one element of team 0, thread 0.
+    let unusable = |n: &str| hidden.contains(n) || DEVICE_ONLY.contains(&n);
+    let Some(name) = names_in(&e.item).into_iter().find(|n| unusable(n)) else {
         return Ok(e);
     };
     let name = name.to_string();
@@ -39,13 +42,25 @@ pub fn of(
         Object::Member(_) => None,
     };
     match whole {
-        Some(w) if !names_in(&w.item).iter().any(|n| hidden.contains(*n)) => Ok(w),
+        Some(w) if !names_in(&w.item).iter().any(|n| unusable(n)) => Ok(w),
+        _ if DEVICE_ONLY.contains(&name.as_str()) => Err(format!(
+            "its section `{}` depends on `{name}()`, which has a value in a kernel only, and the allocation's length is not known",
+            e.item
+        )),
         _ => Err(format!(
             "its section `{}` names `{name}`, which is declared inside the region, and the allocation's length is not known where the region starts",
             e.item
         )),
     }
 }
+
+/// OpenMP runtime calls whose value depends on the team or thread that runs them.
+const DEVICE_ONLY: &[&str] = &[
+    "omp_get_team_num",
+    "omp_get_thread_num",
+    "omp_get_num_teams",
+    "omp_get_num_threads",
+];
 
 /// The identifiers of a C expression's text.
 fn names_in(text: &str) -> Vec<&str> {

@@ -13,7 +13,7 @@ use super::sections;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId};
 use crate::ir::{device, FuncId, IndexVec, Module, StmtId, VarId};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Data the analysis follows: a variable (for a pointer, the data it points to) or a data
 /// member of `this`.
@@ -465,12 +465,28 @@ pub(crate) fn node_events(
                 .iter()
                 .any(|(k, vs)| k.start <= stmt.start && stmt.end <= k.end && vs.contains(&v))
     };
+    // Locals that alias one member's data (`float *d = net->delta;`), by member: a use of
+    // that member's data elsewhere (`update(net->delta)`) is a use of the local's object.
+    let mut by_member: HashMap<String, Option<VarId>> = HashMap::new();
+    for (v, m) in super::effects::member_aliases(module, func) {
+        by_member
+            .entry(m)
+            .and_modify(|x| *x = None)
+            .or_insert(Some(v));
+    }
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
             Root::This => match member_path(a).first() {
                 Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
                 _ => None,
             },
+            Root::Var(v) if super::effects::member_data(a).is_some() => {
+                let m = super::effects::member_data(a).unwrap_or_default();
+                match by_member.get(m) {
+                    Some(Some(local)) => Some(Object::Var(*local)),
+                    _ => Some(Object::Var(v)),
+                }
+            }
             Root::Var(v) => {
                 // A pointer's own value (no path, not passed by address) is not its data.
                 let pointer_value =

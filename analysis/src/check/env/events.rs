@@ -1521,7 +1521,13 @@ impl<'a> FnInterp<'a> {
         if self.report && !self.quiet {
             for (obj, span) in self.kernels[k].unmapped_members.clone() {
                 if st[obj].counts.may_be_zero() {
-                    let name = object_name(self.module, &self.objects[obj]);
+                    // The local alias's name (`input`), not `this->input_units`.
+                    let alias = self.member_aliases.iter().find_map(|(v, m)| {
+                        (self.objects[obj] == Object::Member(m.clone()))
+                            .then(|| self.module.var(*v).name.clone())
+                    });
+                    let name =
+                        alias.unwrap_or_else(|| object_name(self.module, &self.objects[obj]));
                     self.unproven.push(super::Unproven {
                         func: self.id,
                         kernel: d,
