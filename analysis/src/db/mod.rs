@@ -162,8 +162,9 @@ pub fn pieces(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Piece> {
     let text = file.text(db);
     let mut out = BTreeMap::new();
     let shared = piece::file_scope(module, text);
+    let comments = piece::comments(text);
     for funcs in piece::components(module) {
-        let mut p = piece::extract(module, text, &funcs, &shared);
+        let mut p = piece::extract(module, text, &funcs, &shared, &comments);
         if let Some(body) = Arc::get_mut(&mut p.body) {
             body.module.piece = true;
         }

@@ -129,9 +129,35 @@ pub fn file_scope(module: &Module, source: &str) -> Vec<Span> {
         .collect()
 }
 
+/// The comments of the file (byte ranges), in order: a piece carries a placeholder for each
+/// comment inside its functions, so typing in a comment changes no piece.
+pub fn comments(source: &str) -> Vec<Span> {
+    crate::text::scan::regions(source)
+        .into_iter()
+        .filter(|r| r.kind == crate::text::scan::RegionKind::Comment)
+        .map(|r| Span {
+            start: r.start as u32,
+            end: r.end as u32,
+        })
+        .collect()
+}
+
+/// A comment's stand-in in a piece: `/**/` with the comment's line breaks, so lines stay
+/// where they were.
+fn placeholder(comment: &str) -> String {
+    let breaks = comment.bytes().filter(|b| *b == b'\n').count();
+    format!("/*{}*/", "\n".repeat(breaks))
+}
+
 /// The piece of `module` (lowered from `source`) holding `funcs`; `shared` is the file's
-/// [`file_scope`].
-pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span]) -> Piece {
+/// [`file_scope`], `comments` its [`comments`].
+pub fn extract(
+    module: &Module,
+    source: &str,
+    funcs: &[FuncId],
+    shared: &[Span],
+    comments: &[Span],
+) -> Piece {
     // Segments: each function's text and each file-scope directive's, in file order.
     let mut spans: Vec<Span> = funcs
         .iter()
@@ -145,15 +171,33 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
     let mut text = String::new();
     let mut segments = Vec::new();
     for s in spans {
-        let Some(piece) = source.get(s.start as usize..s.end as usize) else {
+        if source.get(s.start as usize..s.end as usize).is_none() {
             continue;
-        };
+        }
+        // The span's text in parts between the comments wholly inside it; each comment
+        // becomes its placeholder, which no segment maps.
+        let first = comments.partition_point(|c| c.start < s.start);
+        let mut at = s.start;
+        for c in comments[first..]
+            .iter()
+            .take_while(|c| c.start < s.end)
+            .filter(|c| c.end <= s.end)
+        {
+            segments.push(Segment {
+                real: at,
+                synthetic: text.len() as u32,
+                len: c.start - at,
+            });
+            text.push_str(&source[at as usize..c.start as usize]);
+            text.push_str(&placeholder(&source[c.start as usize..c.end as usize]));
+            at = c.end;
+        }
         segments.push(Segment {
-            real: s.start,
+            real: at,
             synthetic: text.len() as u32,
-            len: s.end - s.start,
+            len: s.end - at,
         });
-        text.push_str(piece);
+        text.push_str(&source[at as usize..s.end as usize]);
         text.push('\n');
     }
     let mut r = Renumber::new(module, funcs);
@@ -165,15 +209,20 @@ pub fn extract(module: &Module, source: &str, funcs: &[FuncId], shared: &[Span])
         macros: module.macros.clone(),
         ..Module::default()
     };
-    // Segments are in file order and disjoint: the one holding `s` is the last one starting
-    // at or before it.
+    // Segments are in file order and disjoint: the one holding an offset is the last one
+    // starting at or before it (for an end, which is exclusive, strictly before it). A span
+    // may cross a comment: its ends are mapped apart.
     let map = |s: Span| -> Option<Span> {
         let i = segments.partition_point(|g| g.real <= s.start);
-        let seg = segments[..i].last().filter(|g| s.end <= g.real + g.len)?;
-        Some(Span {
-            start: s.start - seg.real + seg.synthetic,
-            end: s.end - seg.real + seg.synthetic,
-        })
+        let a = segments[..i].last().filter(|g| s.start <= g.real + g.len)?;
+        let start = s.start - a.real + a.synthetic;
+        if s.end == s.start {
+            return Some(Span { start, end: start });
+        }
+        let j = segments.partition_point(|g| g.real < s.end);
+        let b = segments[..j].last().filter(|g| s.end <= g.real + g.len)?;
+        let end = s.end - b.real + b.synthetic;
+        (start <= end).then_some(Span { start, end })
     };
     let must = |s: Span| map(s).unwrap_or_default();
     // Functions: the piece's, then the bodiless ones they name (prototypes), in first use.

@@ -104,6 +104,44 @@ fn an_edit_inside_one_function_reanalyses_only_its_component() {
 }
 
 #[test]
+fn an_edit_inside_a_comment_reruns_nothing_past_parsing() {
+    if crate::frontend::ensure_libclang().is_err() {
+        eprintln!("libclang not available: skipped");
+        return;
+    }
+    let with_comment = TWO.replace(
+        "    c[i] = c[i] + 1.0;",
+        "    c[i] = c[i] + 1.0; /* shift by one */",
+    );
+    let mut db = Database::default();
+    let file = new_file(&db, &with_comment);
+    let first = codes_and_lines(&db, file);
+    executed(&db);
+    // Typing inside the comment (longer, shorter): no analysis runs, the findings stay.
+    for edit in ["/* shift every element by one */", "/* +1 */"] {
+        let text = with_comment.replace("/* shift by one */", edit);
+        file.set_text(&mut db).to(text.clone());
+        let again = codes_and_lines(&db, file);
+        assert!(executed(&db).is_empty(), "{edit}");
+        assert_eq!(first, again, "{edit}");
+        // And they are the whole file's.
+        let module =
+            crate::frontend::lower_file(std::path::Path::new("piece_test.c"), Some(&text), &[])
+                .expect("lowers");
+        let whole: Vec<_> = check::check(&module, &text)
+            .into_iter()
+            .map(|f| (module.line_col(f.span.start).0, f.code.as_str(), f.message))
+            .collect();
+        assert_eq!(again, whole);
+    }
+    // A comment that gains a line moves what follows it: that piece runs again.
+    let text = with_comment.replace("/* shift by one */", "/* shift\n by one */");
+    file.set_text(&mut db).to(text);
+    codes_and_lines(&db, file);
+    assert_eq!(executed(&db), ["piece_findings shift"]);
+}
+
+#[test]
 fn callers_and_callees_are_one_component() {
     if crate::frontend::ensure_libclang().is_err() {
         return;
