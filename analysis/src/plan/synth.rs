@@ -17,9 +17,7 @@ use super::nodes::NodeGraph;
 use super::*;
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, NodeKind};
 use crate::ir::stmt_tree::{contains, is_loop, StmtTree};
-use crate::ir::{
-    device, BindingTarget, ExprKind, IndexVec, Module, StmtId, StmtKind, Storage, VarId,
-};
+use crate::ir::{device, BindingTarget, IndexVec, Module, StmtId, StmtKind, Storage, VarId};
 use crate::semantics::effects::{self, Summary};
 use crate::semantics::sections::Section;
 use crate::semantics::symbolic::Poly;
@@ -915,59 +913,7 @@ impl<'a> FnCtx<'a> {
 /// turns, while a region's map items are evaluated once, at its start: each must be copied
 /// both ways any of them needs (the results may end in either).
 fn unify_swapped(module: &Module, func: &crate::ir::Function, items: &mut [MappedItem]) {
-    let strip = |mut e: crate::ir::ExprId| {
-        while let ExprKind::Cast(x) = func.expr(e).kind {
-            e = x;
-        }
-        e
-    };
-    let pointer_var = |e: crate::ir::ExprId| match func.expr(strip(e)).kind {
-        ExprKind::Var(v) if module.var(v).ty.referent().is_pointer() => Some(v),
-        _ => None,
-    };
-    let mut pairs: Vec<(VarId, VarId)> = Vec::new();
-    for st in func.stmts.iter() {
-        if let StmtKind::Decl(ds) = &st.kind {
-            for (v, init) in ds {
-                if let Some(y) = init.and_then(pointer_var) {
-                    pairs.push((*v, y));
-                }
-            }
-        }
-    }
-    for ex in func.exprs.iter() {
-        if let ExprKind::Assign(None, l, r) = ex.kind {
-            if let (Some(x), Some(y)) = (pointer_var(l), pointer_var(r)) {
-                pairs.push((x, y));
-            }
-        }
-    }
-    // Groups: the connected components of the copies.
-    let mut group: BTreeMap<VarId, usize> = BTreeMap::new();
-    let mut next = 0;
-    for (x, y) in pairs {
-        match (group.get(&x).copied(), group.get(&y).copied()) {
-            (None, None) => {
-                group.insert(x, next);
-                group.insert(y, next);
-                next += 1;
-            }
-            (Some(g), None) => {
-                group.insert(y, g);
-            }
-            (None, Some(g)) => {
-                group.insert(x, g);
-            }
-            (Some(g), Some(h)) if g != h => {
-                for v in group.values_mut() {
-                    if *v == h {
-                        *v = g;
-                    }
-                }
-            }
-            _ => {}
-        }
-    }
+    let group = effects::swap_groups(module, func);
     let group_of = |o: &Object| match o {
         Object::Var(v) => group.get(v).copied(),
         Object::Member(_) => None,

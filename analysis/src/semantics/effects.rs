@@ -501,6 +501,70 @@ fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir
 /// Local pointers that always point into one member's data: `x = &obj->v[0]`,
 /// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
 /// assignment of the local must reach the same member.
+/// Pointers `func` swaps or rotates (`t = a; a = b; b = t;`): each pointer assigned from
+/// another pointer, with the temporaries that carry a value between them, grouped by the
+/// connected components of those copies (a group number per variable). A copy that is only
+/// an initialiser (`double *d = (double *)h;`) makes no group: `d` is an alias, not a swap.
+pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
+    let strip = |mut e: crate::ir::ExprId| {
+        while let ExprKind::Cast(x) = func.expr(e).kind {
+            e = x;
+        }
+        e
+    };
+    let pointer_var = |e: crate::ir::ExprId| match func.expr(strip(e)).kind {
+        ExprKind::Var(v) if module.var(v).ty.referent().is_pointer() => Some(v),
+        _ => None,
+    };
+    let mut pairs: Vec<(VarId, VarId)> = Vec::new();
+    for ex in func.exprs.iter() {
+        if let ExprKind::Assign(None, l, r) = ex.kind {
+            if let (Some(x), Some(y)) = (pointer_var(l), pointer_var(r)) {
+                pairs.push((x, y));
+            }
+        }
+    }
+    // A temporary initialised from one pointer and assigned to another (`t` above).
+    let sources: HashSet<VarId> = pairs.iter().map(|p| p.1).collect();
+    for st in func.stmts.iter() {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let Some(y) = init.and_then(pointer_var) {
+                    if sources.contains(v) {
+                        pairs.push((*v, y));
+                    }
+                }
+            }
+        }
+    }
+    let mut group: HashMap<VarId, usize> = HashMap::new();
+    let mut next = 0;
+    for (x, y) in pairs {
+        match (group.get(&x).copied(), group.get(&y).copied()) {
+            (None, None) => {
+                group.insert(x, next);
+                group.insert(y, next);
+                next += 1;
+            }
+            (Some(g), None) => {
+                group.insert(y, g);
+            }
+            (None, Some(g)) => {
+                group.insert(x, g);
+            }
+            (Some(g), Some(h)) if g != h => {
+                for v in group.values_mut() {
+                    if *v == h {
+                        *v = g;
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    group
+}
+
 pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String> {
     use crate::ir::{BinaryOp, ExprId, UnaryOp};
     fn member_of(func: &Function, mut e: ExprId) -> Option<String> {

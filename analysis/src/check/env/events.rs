@@ -105,6 +105,11 @@ pub(super) struct FnInterp<'a> {
     accesses: Vec<AccessEvent>,
     points: Vec<PointState>,
     unproven: Vec<super::Unproven>,
+    /// Pointers this function swaps ([`crate::semantics::effects::swap_groups`]): a write
+    /// through one may be a write to the data of any of its group (weak update).
+    swaps: HashMap<crate::ir::VarId, usize>,
+    /// Applying such a weak update (it does not spread further).
+    in_swap: bool,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
@@ -162,6 +167,8 @@ impl<'a> FnInterp<'a> {
             accesses: Vec::new(),
             points: Vec::new(),
             unproven: Vec::new(),
+            swaps: crate::semantics::effects::swap_groups(module, func),
+            in_swap: false,
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
             aliases: crate::semantics::effects::LocalAliases {
@@ -1335,6 +1342,48 @@ impl<'a> FnInterp<'a> {
     }
 
     #[allow(clippy::too_many_arguments)]
+    /// The other tracked objects of `obj`'s swap group.
+    fn swapped_with(&self, obj: usize) -> Vec<usize> {
+        if self.in_swap {
+            return Vec::new();
+        }
+        let Object::Var(v) = &self.objects[obj] else {
+            return Vec::new();
+        };
+        let Some(g) = self.swaps.get(v) else {
+            return Vec::new();
+        };
+        (0..self.objects.len())
+            .filter(|&o| o != obj)
+            .filter(|&o| matches!(&self.objects[o], Object::Var(w) if self.swaps.get(w) == Some(g)))
+            .collect()
+    }
+
+    /// A write through `obj` as a weak write to the data of the pointers it is swapped with:
+    /// each of them may hold what `obj` held.
+    fn weak_swap_writes(
+        &mut self,
+        st: &mut State,
+        obj: usize,
+        on_device: bool,
+        span: Span,
+        stmt: StmtId,
+    ) {
+        for o in self.swapped_with(obj) {
+            let before = st[o].clone();
+            let quiet = std::mem::replace(&mut self.quiet, true);
+            self.in_swap = true;
+            if on_device {
+                self.device_access(st, o, false, true, span, stmt, false);
+            } else {
+                self.host_access(st, o, false, true, span, stmt, false);
+            }
+            self.in_swap = false;
+            self.quiet = quiet;
+            st[o].join(&before);
+        }
+    }
+
     fn host_access(
         &mut self,
         st: &mut State,
@@ -1347,6 +1396,9 @@ impl<'a> FnInterp<'a> {
     ) {
         if !(read || write) {
             return;
+        }
+        if write {
+            self.weak_swap_writes(st, obj, false, span, stmt);
         }
         let s = &mut st[obj];
         s.last_out = None;
@@ -1410,6 +1462,9 @@ impl<'a> FnInterp<'a> {
     ) {
         if !(read || write) || st[obj].counts.must_be_zero() {
             return;
+        }
+        if write {
+            self.weak_swap_writes(st, obj, true, span, stmt);
         }
         if read {
             let s = &mut st[obj];
