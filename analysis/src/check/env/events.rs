@@ -1341,7 +1341,6 @@ impl<'a> FnInterp<'a> {
         }
     }
 
-    #[allow(clippy::too_many_arguments)]
     /// The other tracked objects of `obj`'s swap group.
     fn swapped_with(&self, obj: usize) -> Vec<usize> {
         if self.in_swap {
@@ -1384,6 +1383,7 @@ impl<'a> FnInterp<'a> {
         }
     }
 
+    #[allow(clippy::too_many_arguments)]
     fn host_access(
         &mut self,
         st: &mut State,
