@@ -46,6 +46,16 @@ fn codes_and_lines(db: &Database, file: SourceFile) -> Vec<(u32, &'static str, S
         .collect()
 }
 
+/// [`codes_and_lines`] of `text` checked whole, without the database.
+fn whole_file(text: &str) -> Vec<(u32, &'static str, String)> {
+    let module = crate::frontend::lower_file(std::path::Path::new("piece_test.c"), Some(text), &[])
+        .expect("lowers");
+    check::check(&module, text)
+        .into_iter()
+        .map(|f| (module.line_col(f.span.start).0, f.code.as_str(), f.message))
+        .collect()
+}
+
 fn executed(db: &Database) -> Vec<String> {
     let mut l = db.take_log();
     l.sort();
@@ -92,14 +102,7 @@ fn an_edit_inside_one_function_reanalyses_only_its_component() {
     );
     // Line numbers inside messages follow too ("the loop at line 6", was 5).
     let text = file.text(&db).clone();
-    let module =
-        crate::frontend::lower_file(std::path::Path::new("piece_test.c"), Some(&text), &[])
-            .expect("lowers");
-    let whole: Vec<_> = check::check(&module, &text)
-        .into_iter()
-        .map(|f| (module.line_col(f.span.start).0, f.code.as_str(), f.message))
-        .collect();
-    assert_eq!(third, whole);
+    assert_eq!(third, whole_file(&text));
     assert!(third.iter().any(|(_, _, m)| m.contains("loop at line 6")));
 }
 
@@ -125,14 +128,7 @@ fn an_edit_inside_a_comment_reruns_nothing_past_parsing() {
         assert!(executed(&db).is_empty(), "{edit}");
         assert_eq!(first, again, "{edit}");
         // And they are the whole file's.
-        let module =
-            crate::frontend::lower_file(std::path::Path::new("piece_test.c"), Some(&text), &[])
-                .expect("lowers");
-        let whole: Vec<_> = check::check(&module, &text)
-            .into_iter()
-            .map(|f| (module.line_col(f.span.start).0, f.code.as_str(), f.message))
-            .collect();
-        assert_eq!(again, whole);
+        assert_eq!(again, whole_file(&text));
     }
     // A comment that gains a line moves what follows it: that piece runs again.
     let text = with_comment.replace("/* shift by one */", "/* shift\n by one */");
