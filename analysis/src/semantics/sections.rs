@@ -241,13 +241,15 @@ fn analyse_at(
             }
             // Passed to a function whose section of it omplens reads (`grad(phi, x)`): the
             // call is scanned below like the accesses it makes.
-            let followed = match &acc.escape {
-                Some(Escape::CallArg {
-                    callee: Some(c),
-                    index: Some(i),
-                }) => callee_section(module, *c, *i, named, depth).is_some(),
-                _ => false,
-            };
+            let followed = x == var
+                && acc.path.is_empty()
+                && match &acc.escape {
+                    Some(Escape::CallArg {
+                        callee: Some(c),
+                        index: Some(i),
+                    }) => callee_section(module, *c, *i, named, depth).is_some(),
+                    _ => false,
+                };
             if x == var && acc.path.is_empty() && !followed {
                 let name = &module.var(var).name;
                 let why = match &acc.escape {
