@@ -120,7 +120,7 @@ pub fn accessed_section_why(
     var: VarId,
     stmts: &[StmtId],
 ) -> Result<Section, Unbounded> {
-    analyse(module, func, cfg, var, stmts, false)
+    analyse_at(module, func, cfg, var, stmts, false, 0)
 }
 
 /// [`accessed_section_why`] in the program's own terms: macro uses keep their names
@@ -132,18 +132,7 @@ pub fn accessed_section_named(
     var: VarId,
     stmts: &[StmtId],
 ) -> Result<Section, Unbounded> {
-    analyse(module, func, cfg, var, stmts, true)
-}
-
-fn analyse(
-    module: &Module,
-    func: FuncId,
-    cfg: &Cfg,
-    var: VarId,
-    stmts: &[StmtId],
-    named: bool,
-) -> Result<Section, Unbounded> {
-    analyse_at(module, func, cfg, var, stmts, named, 0)
+    analyse_at(module, func, cfg, var, stmts, true, 0)
 }
 
 /// Calls followed into callees, at most (`f` passes its pointer to `g`, which passes it on).
