@@ -160,6 +160,8 @@ fn callee_section(
     analyse_at(module, callee, &cfg, param, &[body], named, depth + 1).ok()
 }
 
+/// The section of `var` that `stmts` of `func` access (macro names kept when `named`);
+/// `depth` counts the calls followed to get here ([`callee_section`]).
 #[allow(clippy::too_many_arguments)]
 fn analyse_at(
     module: &Module,
