@@ -165,6 +165,20 @@ impl Function {
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id]
     }
+    /// `e` without the casts around it (`(double *)p` is `p`).
+    pub fn strip_casts(&self, mut e: ExprId) -> ExprId {
+        while let ExprKind::Cast(x) = self.expr(e).kind {
+            e = x;
+        }
+        e
+    }
+    /// The variable `e` names, through casts.
+    pub fn var_through_casts(&self, e: ExprId) -> Option<VarId> {
+        match self.expr(self.strip_casts(e)).kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -64,26 +64,10 @@ const DEVICE_ONLY: &[&str] = &[
 
 /// The identifiers of a C expression's text.
 fn names_in(text: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let bytes = text.as_bytes();
-    let mut i = 0;
-    while i < bytes.len() {
-        let c = bytes[i];
-        if c.is_ascii_alphabetic() || c == b'_' {
-            let start = i;
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-            out.push(&text[start..i]);
-        } else if c.is_ascii_digit() {
-            while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
-                i += 1;
-            }
-        } else {
-            i += 1;
-        }
-    }
-    out
+    // Split at ASCII bytes that continue no identifier (non-ASCII ones do, as in clang).
+    text.split(|c: char| c.is_ascii() && !crate::text::scan::is_ident_byte(c as u8))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+        .collect()
 }
 
 /// `v[0:LEN]` for a pointer whose allocation in function `id` has a length omplens reads.

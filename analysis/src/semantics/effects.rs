@@ -506,15 +506,9 @@ fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir
 /// connected components of those copies (a group number per variable). A copy that is only
 /// an initialiser (`double *d = (double *)h;`) makes no group: `d` is an alias, not a swap.
 pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
-    let strip = |mut e: crate::ir::ExprId| {
-        while let ExprKind::Cast(x) = func.expr(e).kind {
-            e = x;
-        }
-        e
-    };
-    let pointer_var = |e: crate::ir::ExprId| match func.expr(strip(e)).kind {
-        ExprKind::Var(v) if module.var(v).ty.referent().is_pointer() => Some(v),
-        _ => None,
+    let pointer_var = |e: crate::ir::ExprId| {
+        func.var_through_casts(e)
+            .filter(|v| module.var(*v).ty.referent().is_pointer())
     };
     let mut pairs: Vec<(VarId, VarId)> = Vec::new();
     for ex in func.exprs.iter() {

@@ -19,7 +19,7 @@ use crate::ir::{
     BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, IndexVec, Module, Span, StmtId, StmtKind,
     TypeKind, UnaryOp, VarId,
 };
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt;
 
 /// An OpenMP array section `lower:length` (elements `lower` to `lower + length - 1`).
@@ -219,6 +219,8 @@ fn analyse_at(
         must: false,
         named,
         call_depth: depth,
+        callees: HashMap::new(),
+        ifs: ifs_of(f),
     };
     a.find_while_ivs();
     a.find_local_defs(&inside);
@@ -238,7 +240,7 @@ fn analyse_at(
                     Some(Escape::CallArg {
                         callee: Some(c),
                         index: Some(i),
-                    }) => callee_section(module, *c, *i, named, depth).is_some(),
+                    }) => a.callee(*c, *i).is_some(),
                     _ => false,
                 };
             if x == var && acc.path.is_empty() && !followed {
@@ -356,6 +358,22 @@ struct Analysis<'a> {
     named: bool,
     /// Calls followed to get here (see [`callee_section`]).
     call_depth: usize,
+    /// Each callee's section of a parameter, once ([`Self::callee`]).
+    callees: HashMap<(FuncId, usize), Option<Section>>,
+    /// The function's `if` statements: the span of the branch taken when the condition
+    /// holds, and the condition ([`Self::guarded`]).
+    ifs: Vec<(Span, ExprId)>,
+}
+
+/// The `if` statements of `f` as [`Analysis::ifs`] lists them.
+fn ifs_of(f: &Function) -> Vec<(Span, ExprId)> {
+    f.stmts
+        .iter()
+        .filter_map(|st| match &st.kind {
+            StmtKind::If { cond, then, .. } => Some((f.stmt(*then).span, *cond)),
+            _ => None,
+        })
+        .collect()
 }
 
 const MAX_DEPTH: usize = 500;
@@ -497,6 +515,15 @@ impl Analysis<'_> {
         Some(())
     }
 
+    /// [`callee_section`] of `c`'s parameter `index`, computed once per analysis.
+    fn callee(&mut self, c: FuncId, index: usize) -> Option<Section> {
+        let (module, named, depth) = (self.module, self.named, self.call_depth);
+        self.callees
+            .entry((c, index))
+            .or_insert_with(|| callee_section(module, c, index, named, depth))
+            .clone()
+    }
+
     /// The elements callee `c` accesses through its parameter `index`, given `var` plus
     /// `offsets` there (`grad(phi, x)` reading `g[x - 1]` and `g[x]`): the first and last
     /// element of the callee's section, with its parameters replaced by the call's arguments.
@@ -513,7 +540,7 @@ impl Analysis<'_> {
     ) -> Option<()> {
         let callee = self.module.function(c);
         let name = &self.module.var(self.var).name;
-        let Some(mut s) = callee_section(self.module, c, index, self.named, self.call_depth) else {
+        let Some(mut s) = self.callee(c, index) else {
             return self.defeat(
                 at,
                 format!(
@@ -920,15 +947,12 @@ impl Analysis<'_> {
     /// tightest provable one is kept.
     fn guarded(&mut self, v: VarId, at: ExprId, first: Bound, last: Bound) -> (Bound, Bound) {
         let sp = self.f.expr(at).span;
-        let mut conds = Vec::new();
-        for st in self.f.stmts.iter() {
-            if let StmtKind::If { cond, then, .. } = &st.kind {
-                let t = self.f.stmt(*then).span;
-                if t.start <= sp.start && sp.end <= t.end {
-                    conds.push(*cond);
-                }
-            }
-        }
+        let mut conds: Vec<ExprId> = self
+            .ifs
+            .iter()
+            .filter(|(t, _)| t.start <= sp.start && sp.end <= t.end)
+            .map(|(_, c)| *c)
+            .collect();
         let (mut lows, mut highs) = (vec![first], vec![last]);
         while let Some(c) = conds.pop() {
             let c = self.strip(c);
@@ -1770,6 +1794,8 @@ pub fn covered_sections(
         named: false,
         // What a callee writes is what it may write, not what it must: not followed.
         call_depth: MAX_CALL_DEPTH,
+        callees: HashMap::new(),
+        ifs: ifs_of(f),
     };
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()
