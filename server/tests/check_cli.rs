@@ -494,3 +494,30 @@ fn file_timeout_must_be_seconds() {
         stderr(&o)
     );
 }
+
+/// Over a tree: a progress bar on a terminal (run under `script`, which gives the command a
+/// pseudo-terminal), none when stderr is a pipe, and the summary says how long it took.
+#[test]
+fn progress_bar_on_a_terminal_and_time_in_the_summary() {
+    let files: Vec<(String, &str)> = (0..5).map(|i| (format!("f{i}.c"), STALE)).collect();
+    let named: Vec<(&str, &str)> = files.iter().map(|(n, t)| (n.as_str(), *t)).collect();
+    let d = dir_with(&named);
+    let o = omplens(d.path(), &["check", "--no-config", "."]);
+    let err = stderr(&o);
+    assert!(!err.contains("checking ["), "{err}");
+    assert!(
+        err.contains("5 errors, 0 warnings, 0 infos/hints in 5 files; took "),
+        "{err}"
+    );
+    let cmd = format!("{} check --no-config -j 1 .", env!("CARGO_BIN_EXE_omplens"));
+    // `script` (util-linux, on every Debian) runs the command on a pseudo-terminal.
+    let o = Command::new("script")
+        .args(["-qec", &cmd, "/dev/null"])
+        .current_dir(d.path())
+        .output()
+        .expect("run script(1) from util-linux");
+    let shown = stdout(&o);
+    assert!(shown.contains("checking ["), "{shown}");
+    assert!(shown.contains("/5 files"), "{shown}");
+    assert!(shown.contains("in 5 files; took "), "{shown}");
+}

@@ -269,10 +269,16 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
             .as_ref()
             .filter(|_| module.function(id).not_analysed.is_none())
     };
-    // Callees before callers: a caller applies what its callees leave behind.
+    // Callees before callers: a caller applies what its callees leave behind. Only a direct
+    // call reads what a function leaves behind, so a function nobody calls (`main`, often
+    // the largest) is not solved for it.
+    let called = direct_callees(module);
     let mut exits = Exits::default();
     for &id in order.iter().rev() {
         let Some(g) = analysed(id) else { continue };
+        if !called.contains(&id) {
+            continue;
+        }
         let new = || events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new());
         let (t, p) = (new().transfer(), new().transfer_present());
         exits.unmapped.insert(id, t);
@@ -319,6 +325,23 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
     }
     facts.cfgs = cfgs;
     facts
+}
+
+/// Every function some function of `module` calls directly (what [`events::FnInterp`] looks
+/// up in [`Exits`] at a call).
+fn direct_callees(module: &Module) -> std::collections::HashSet<FuncId> {
+    module
+        .functions
+        .iter()
+        .flat_map(|f| f.exprs.iter())
+        .filter_map(|e| match &e.kind {
+            crate::ir::ExprKind::Call {
+                callee: crate::ir::Callee::Direct(c),
+                ..
+            } => Some(*c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Host functions with bodies, callers before callees (roots first; cycles broken in

@@ -1,6 +1,6 @@
 //! Checking files on all cores, and the progress line while it happens.
 
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc;
 
@@ -60,32 +60,40 @@ fn panic_message(p: Box<dyn std::any::Any + Send>) -> String {
         .unwrap_or_else(|| "unknown panic".to_string())
 }
 
-/// `checking 12/80 files…` on stderr, rewritten in place; only on a terminal and for more
-/// than a few files.
+/// A progress bar on stderr (`checking [=====>    ] 120/506 files 0:42, about 1:10 left`),
+/// drawn only on a terminal and for more than a few files; `indicatif` limits the redraws
+/// and fits the bar to the terminal's width.
 pub struct Progress {
-    total: usize,
-    shown: bool,
+    bar: Option<indicatif::ProgressBar>,
 }
 
 impl Progress {
     pub fn new(total: usize) -> Progress {
-        Progress {
-            total,
-            shown: total > 3 && std::io::stderr().is_terminal(),
-        }
+        let shown = total > 3 && std::io::stderr().is_terminal();
+        let bar = shown.then(|| {
+            let style = indicatif::ProgressStyle::with_template(
+                "checking [{bar:30}] {pos}/{len} files {elapsed}, about {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+            .progress_chars("=> ");
+            indicatif::ProgressBar::with_draw_target(
+                Some(total as u64),
+                indicatif::ProgressDrawTarget::stderr(),
+            )
+            .with_style(style)
+        });
+        Progress { bar }
     }
 
     pub fn update(&self, done: usize) {
-        if self.shown {
-            let mut e = std::io::stderr().lock();
-            let _ = write!(e, "\rchecking {done}/{} files…", self.total);
-            let _ = e.flush();
+        if let Some(b) = &self.bar {
+            b.set_position(done as u64);
         }
     }
 
     pub fn clear(&self) {
-        if self.shown {
-            let _ = write!(std::io::stderr().lock(), "\r\x1b[2K");
+        if let Some(b) = &self.bar {
+            b.finish_and_clear();
         }
     }
 }
