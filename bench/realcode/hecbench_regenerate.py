@@ -25,14 +25,17 @@ the Makefiles), at least one `#pragma omp target`, no MPI, a `run` target that r
 from its directory (`$(LAUNCHER)` is empty), every file its arguments name present in the
 checkout, the reference builds with clang-19 (the Makefile's `-D`/`-U`/`-I`/`-std`/`-x`/
 `-include` flags kept, icpx's and optimisation flags dropped; `-l`/`-L` of LDFLAGS kept),
-the reference finishes within `--timeout` (else "too slow at its run arguments", see
-SCALE for the few scaled down), and the expert is `ok` on host offload (else "expert wrong on
-host offload", the issue's wording; "reference output not deterministic" when two reference
-runs differ). Versions on host offload get twice `--timeout`.
+the reference finishes within `--timeout` at the Makefile's arguments or at the arguments
+scaled down (`scale_down`: integers >= 100 divided by about 100, then by about 10,000; else
+"too slow at its run arguments"), it does not crash, and the expert is `ok` on host offload
+(else "expert wrong on host offload", the issue's wording, with its status; "reference output
+not deterministic" when a second reference run differs). Versions on host offload get twice
+`--timeout`. Build trees go to `--keep` (else a temporary directory), each result as it comes
+to KEEP/results.jsonl; `--report KEEP/results.jsonl` prints the report of such a run again.
 
 Usage: hecbench_regenerate.py [--hecbench SRC] [--compdb DIR] [--omplens BIN]
        [--oracle-log BIN] [--only NAME...] [--versions expert,replace,checkfix] [--jobs N]
-       [--keep DIR] [--limit N] [--timeout S]
+       [--keep DIR] [--limit N] [--timeout S] [--report RESULTS_JSONL]
 """
 
 import argparse
@@ -210,7 +213,7 @@ class HecBench:
         shutil.rmtree(d, ignore_errors=True)
         shutil.copytree(self.src, d, symlinks=True)
         for f, text in (texts or {}).items():
-            with open(os.path.join(d, f), "w") as out:
+            with open(os.path.join(d, f), "w", errors="surrogateescape") as out:
                 out.write(text)
         return d
 
@@ -292,7 +295,7 @@ def rewrite(b, omplens, version):
         if version == "checkfix":
             if rc not in (0, 1):
                 return None, rc, [f"{f}: " + l for l in err.splitlines()[-4:]] + notes
-            texts[f] = open(os.path.join(d, f), errors="replace").read()
+            texts[f] = open(os.path.join(d, f), errors="surrogateescape").read()
         else:
             if rc != 0 or not out:
                 gaps = [l for l in err.splitlines() if "gap" in l or "error" in l][:4]

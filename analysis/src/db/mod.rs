@@ -24,11 +24,11 @@ pub mod piece;
 mod views;
 
 pub use views::{
-    combine_plans, combine_views, file_plan, file_view, piece_plan, piece_plans, piece_view,
-    piece_views,
+    checked_whole, combine_plans, combine_views, file_plan, file_view, piece_plan, piece_plans,
+    piece_view, piece_views,
 };
 
-use crate::check::{self, Finding};
+use crate::check::{self, env, Finding};
 use crate::frontend::{TuCache, TuStats};
 use crate::ir::{Module, Span};
 use piece::{Piece, PieceBody, Segment};
@@ -190,14 +190,34 @@ pub fn component<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Option<Arc<Piece
         .map(|p| p.body.clone())
 }
 
+/// The data-environment facts of one component (the base pipeline: execution spaces, AST-CFGs,
+/// effect summaries, the interpretation), read by its findings and its view: computed once
+/// per component and revision. Not compared (`no_eq`): the facts change only when the
+/// component does, and their readers are then re-run anyway.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn piece_facts<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Option<Arc<env::Facts>> {
+    let p = component(db, slot)?;
+    db.log_execution(format!("piece_facts {}", slot.name(db)));
+    Some(Arc::new(env::interpret(&p.module, &p.source)))
+}
+
 /// The findings of one component, in its synthetic coordinates.
 #[salsa::tracked(returns(clone))]
 pub fn piece_findings<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<Vec<Finding>> {
-    let Some(p) = component(db, slot) else {
+    let (Some(p), Some(facts)) = (component(db, slot), piece_facts(db, slot)) else {
         return Arc::new(Vec::new());
     };
     db.log_execution(format!("piece_findings {}", slot.name(db)));
-    Arc::new(check::check(&p.module, &p.source))
+    Arc::new(check::check_facts(&p.module, &p.source, &facts))
+}
+
+/// The facts of a file checked whole (one whose module holds bodies from the project's
+/// headers, see [`file_findings`]), read by its findings and its view.
+#[salsa::tracked(returns(clone), no_eq)]
+pub fn whole_file_facts(db: &dyn Db, file: SourceFile) -> Option<Arc<env::Facts>> {
+    let module = parse(db, file).module.clone()?;
+    db.log_execution("whole_file_facts".to_string());
+    Some(Arc::new(env::interpret(&module, file.text(db))))
 }
 
 /// Every finding of the file, in its coordinates and source order (before suppressions and
@@ -209,9 +229,12 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
     };
     // Bodies from the project's headers have no place in the file's text, so they cannot
     // travel in pieces: such a file is checked whole (not incrementally).
-    if views::has_header_bodies(&module) {
+    if views::checked_whole(&module) {
+        let Some(facts) = whole_file_facts(db, file) else {
+            return Arc::new(Vec::new());
+        };
         db.log_execution("whole_file_findings".to_string());
-        return Arc::new(check::check(&module, file.text(db)));
+        return Arc::new(check::check_facts(&module, file.text(db), &facts));
     }
     let mut out = Vec::new();
     for (name, p) in pieces(db, file) {

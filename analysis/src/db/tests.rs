@@ -78,6 +78,9 @@ fn an_edit_inside_one_function_reanalyses_only_its_component() {
     assert_eq!(
         executed(&db),
         [
+            "piece_facts scale",
+            "piece_facts shift",
+            "piece_facts total",
             "piece_findings scale",
             "piece_findings shift",
             "piece_findings total"
@@ -88,7 +91,7 @@ fn an_edit_inside_one_function_reanalyses_only_its_component() {
     let edited = TWO.replace("c[i] + 1.0", "c[i] + 2.0");
     file.set_text(&mut db).to(edited.clone());
     let second = codes_and_lines(&db, file);
-    assert_eq!(executed(&db), ["piece_findings shift"]);
+    assert_eq!(executed(&db), ["piece_facts shift", "piece_findings shift"]);
     assert_eq!(first, second, "the edit changed no finding");
 
     // A line added above every function: no component runs, the findings move down.
@@ -134,7 +137,7 @@ fn an_edit_inside_a_comment_reruns_nothing_past_parsing() {
     let text = with_comment.replace("/* shift by one */", "/* shift\n by one */");
     file.set_text(&mut db).to(text);
     codes_and_lines(&db, file);
-    assert_eq!(executed(&db), ["piece_findings shift"]);
+    assert_eq!(executed(&db), ["piece_facts shift", "piece_findings shift"]);
 }
 
 #[test]
@@ -149,6 +152,9 @@ fn callers_and_callees_are_one_component() {
     assert_eq!(
         executed(&db),
         [
+            "piece_facts scale",
+            "piece_facts shift",
+            "piece_facts total",
             "piece_findings scale",
             "piece_findings shift",
             "piece_findings total"
@@ -158,7 +164,7 @@ fn callers_and_callees_are_one_component() {
     file.set_text(&mut db)
         .to(text.replace("return (int)x[0];", "return (int)x[1];"));
     file_findings(&db, file);
-    assert_eq!(executed(&db), ["piece_findings scale"]);
+    assert_eq!(executed(&db), ["piece_facts scale", "piece_findings scale"]);
 }
 
 /// The pieces together say what the whole-file check says, on every program of tests/check
@@ -321,6 +327,9 @@ fn an_edit_inside_one_function_recomputes_only_its_view_and_plan() {
     assert_eq!(
         executed(&db),
         [
+            "piece_facts scale",
+            "piece_facts shift",
+            "piece_facts total",
             "piece_plan scale",
             "piece_plan shift",
             "piece_plan total",
@@ -337,7 +346,10 @@ fn an_edit_inside_one_function_recomputes_only_its_view_and_plan() {
     file.set_text(&mut db).to(edited.clone());
     assert_eq!(file_view(&db, file), view);
     assert_eq!(file_plan(&db, file), plan);
-    assert_eq!(executed(&db), ["piece_plan shift", "piece_view shift"]);
+    assert_eq!(
+        executed(&db),
+        ["piece_facts shift", "piece_plan shift", "piece_view shift"]
+    );
 
     // A line above everything: nothing runs again, and every offset moves by its length.
     let header = "/* header */\n";
@@ -400,6 +412,7 @@ fn time_view_and_plan_after_an_edit() {
     assert_eq!(
         executed(&db),
         [
+            "piece_facts shift0",
             "piece_findings shift0",
             "piece_plan shift0",
             "piece_view shift0"
@@ -416,5 +429,62 @@ fn time_view_and_plan_after_an_edit() {
         "{} lines, {} components: view+plan after an edit {incremental:?} (pieces) vs {whole:?} (whole file)",
         edited.lines().count(),
         pieces(&db, file).len()
+    );
+}
+
+/// A file holding bodies from a project header is analysed whole: its findings and its view
+/// read one interpretation (computed once per revision), and the view and plan see what the
+/// header's bodies do, as the findings do.
+#[test]
+fn a_file_with_header_bodies_is_interpreted_once_for_findings_and_view() {
+    if crate::frontend::ensure_libclang().is_err() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("acc.h"),
+        "static inline void bump(double *a, int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n",
+    )
+    .unwrap();
+    let text = r#"#include "acc.h"
+int main(void) {
+  double a[64] = {0};
+#pragma omp target data map(tofrom: a)
+  {
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 64; i++) a[i] = i;
+    bump(a, 64);
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < 64; i++) a[i] *= 2.0;
+  }
+  return (int)a[3];
+}
+"#;
+    let path = dir.path().join("main.c");
+    std::fs::write(&path, text).unwrap();
+    let db = Database::default();
+    let file = SourceFile::new(&db, path.display().to_string(), text.into(), vec![]);
+    let module = parse(&db, file).module.clone().expect("parses");
+    assert!(checked_whole(&module), "bump's body comes from acc.h");
+    let findings = file_findings(&db, file);
+    let view = file_view(&db, file);
+    assert_eq!(
+        executed(&db),
+        ["whole_file_facts", "whole_file_findings"],
+        "one interpretation for both"
+    );
+    // The host write in `bump` (the header's body) makes the device copy stale: the second
+    // kernel reads it (OMP102), as the whole-file check says.
+    let whole = check::check(&module, text);
+    assert_eq!(*findings, whole);
+    assert!(
+        whole.iter().any(|f| f.code.as_str() == "OMP102"),
+        "{whole:?}"
+    );
+    let facts = env::interpret(&module, text);
+    assert_eq!(view, crate::view::view(&module, &facts));
+    assert_eq!(
+        file_plan(&db, file).functions,
+        crate::plan::plan(&module).functions
     );
 }

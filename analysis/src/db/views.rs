@@ -7,7 +7,6 @@
 
 use super::piece::{Piece, PieceIds, Segment};
 use super::{component, parse, pieces, Db, PieceSlot, SourceFile};
-use crate::check::env;
 use crate::ir::{Module, Span};
 use crate::plan::{self, Anchor, FunctionPlan, Plan, PlanDiagnostic};
 use crate::semantics::validity::Object;
@@ -20,8 +19,10 @@ pub fn piece_view<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<FileView> {
     let Some(p) = component(db, slot) else {
         return Arc::new(FileView::default());
     };
+    let Some(facts) = super::piece_facts(db, slot) else {
+        return Arc::new(FileView::default());
+    };
     db.log_execution(format!("piece_view {}", slot.name(db)));
-    let facts = env::interpret(&p.module, &p.source);
     Arc::new(view::view(&p.module, &facts))
 }
 
@@ -71,18 +72,18 @@ pub fn combine_views(parts: &[(Arc<FileView>, Piece)]) -> FileView {
 /// The view of the whole file, in its offsets and ids.
 pub fn file_view(db: &dyn Db, file: SourceFile) -> FileView {
     // Bodies from the project's headers cannot travel in pieces (see `file_findings`).
-    if let Some(module) = parse(db, file)
-        .module
-        .as_ref()
-        .filter(|m| has_header_bodies(m))
-    {
-        return view::view(module, &env::interpret(module, file.text(db)));
+    if let Some(module) = parse(db, file).module.as_ref().filter(|m| checked_whole(m)) {
+        return match super::whole_file_facts(db, file) {
+            Some(facts) => view::view(module, &facts),
+            None => FileView::default(),
+        };
     }
     combine_views(&piece_views(db, file))
 }
 
-/// The module holds function bodies lowered from the project's headers.
-pub(super) fn has_header_bodies(module: &Module) -> bool {
+/// The module holds function bodies lowered from the project's headers: such a file is
+/// analysed whole (its findings, facts, view and plan), not in pieces.
+pub fn checked_whole(module: &Module) -> bool {
     module
         .functions
         .iter()
@@ -124,7 +125,7 @@ pub fn combine_plans(parts: &[(Arc<Plan>, Piece)], module: &Module) -> Plan {
 /// The plan of the whole file, in its offsets and ids (empty if it was not lowered).
 pub fn file_plan(db: &dyn Db, file: SourceFile) -> Plan {
     match parse(db, file).module.clone() {
-        Some(module) if has_header_bodies(&module) => plan::plan(&module),
+        Some(module) if checked_whole(&module) => plan::plan(&module),
         Some(module) => combine_plans(&piece_plans(db, file), &module),
         None => Plan::default(),
     }

@@ -116,6 +116,11 @@ impl Analysis {
             Ok(f) => f,
             Err(e) => return Ok(Err(e)),
         };
+        // A file checked whole (bodies from the project's headers) is planned whole too, with
+        // what those bodies do; the others from their pieces, moved back outside the query.
+        if db::checked_whole(&module) {
+            return Ok(Ok(self.with(|db| db::file_plan(db, file))?));
+        }
         let parts = self.with(|db| db::piece_plans(db, file))?;
         Ok(Ok(db::combine_plans(&parts, &module)))
     }
@@ -126,6 +131,11 @@ impl Analysis {
         let Ok(file) = self.file(path) else {
             return Ok(FileView::default());
         };
+        if let Ok(module) = self.module(path)? {
+            if db::checked_whole(&module) {
+                return self.with(|db| db::file_view(db, file));
+            }
+        }
         let parts = self.with(|db| db::piece_views(db, file))?;
         Ok(db::combine_views(&parts))
     }
