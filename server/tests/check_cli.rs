@@ -521,3 +521,34 @@ fn progress_bar_on_a_terminal_and_time_in_the_summary() {
     assert!(shown.contains("/5 files"), "{shown}");
     assert!(shown.contains("in 5 files; took "), "{shown}");
 }
+
+/// `requires unified_shared_memory`: no mapping finding (the same kernel without it is an
+/// OMP101 error), a note at the `requires` saying why, and `fix` writes nothing.
+#[test]
+fn unified_shared_memory_is_said_and_not_judged() {
+    let usm = STALE.replace(
+        "#include <stdio.h>\n",
+        "#include <stdio.h>\n#pragma omp requires unified_shared_memory\n",
+    );
+    let d = dir_with(&[("usm.c", &usm), ("plain.c", STALE)]);
+    let o = omplens(d.path(), &["check", "--no-config", "plain.c"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let o = omplens(d.path(), &["check", "--no-config", "usm.c"]);
+    let err = stderr(&o);
+    assert_eq!(o.status.code(), Some(0), "{err}");
+    assert!(
+        err.contains(
+            "usm.c:2:1: note: `requires unified_shared_memory`: host and device share memory"
+        ),
+        "{err}"
+    );
+    assert!(err.contains("0 errors, 0 warnings"), "{err}");
+    let o = omplens(d.path(), &["fix", "-o", "-", "usm.c"]);
+    assert_ne!(o.status.code(), Some(0));
+    assert!(stdout(&o).is_empty(), "{}", stdout(&o));
+    assert!(
+        stderr(&o).contains("requires unified_shared_memory"),
+        "{}",
+        stderr(&o)
+    );
+}

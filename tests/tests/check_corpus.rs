@@ -739,6 +739,7 @@ fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
         output_matches: offload.stdout == orig.reference,
         reference: orig.reference.clone(),
         offload,
+        shared_memory: oracle::requires_shared_memory(&fixed_text),
     };
     let mut problems = Vec::new();
     if !v.is_correct() {

@@ -145,11 +145,25 @@ fn lower_parsed(
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
     lowerer.lower_tu(tu);
     let mut module = lowerer.finish();
+    if let Some(span) = module.unified_shared_memory() {
+        module.diagnostics.push(Diagnostic {
+            severity: Severity::Note,
+            span: Some(span),
+            message: USM_NOTE.into(),
+            source: "omplens",
+        });
+    }
     module
         .diagnostics
         .sort_by_key(|d| (d.span.map(|s| s.start), d.severity));
     module
 }
+
+/// What `check` says of a file that requires unified shared memory, where it judges no data
+/// mapping (and `fix` writes none).
+pub const USM_NOTE: &str = "`requires unified_shared_memory`: host and device share memory, \
+     so whether a map copies is the implementation's choice; omplens does not judge this file's \
+     data mappings and `fix` writes none";
 
 fn language_of(path: &Path, args: &[String]) -> Language {
     if let Some(i) = args.iter().position(|a| a == "-x") {

@@ -99,12 +99,19 @@ impl Analysis {
     }
 
     /// The synthesized data mappings of the file, or why there are none (it does not
-    /// compile, or was not lowered).
+    /// compile, was not lowered, or requires unified shared memory).
     pub fn plan(&self, path: &Path) -> Cancellable<Result<Plan, String>> {
         let module = match self.module(path)? {
             Ok(m) => m,
             Err(e) => return Ok(Err(e)),
         };
+        if module.unified_shared_memory().is_some() {
+            return Ok(Err(
+                "the file requires unified_shared_memory: host and device share memory, so \
+                 omplens writes no data mappings for it"
+                    .to_string(),
+            ));
+        }
         let errors = module.errors().count();
         if errors > 0 {
             return Ok(Err(format!(

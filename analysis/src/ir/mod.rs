@@ -75,6 +75,21 @@ impl Module {
     pub fn directive(&self, id: DirId) -> &DirectiveInfo {
         &self.directives[id]
     }
+    /// The `#pragma omp requires unified_shared_memory` of the file, if it has one: host and
+    /// device then share memory (OpenMP 5.2 §10.5.1.1), and whether a map copies is the
+    /// implementation's choice.
+    pub fn unified_shared_memory(&self) -> Option<Span> {
+        self.directives
+            .iter()
+            .map(|d| &d.directive)
+            .find(|d| {
+                d.kind == crate::pragma::DirectiveKind::Requires
+                    && d.clauses
+                        .iter()
+                        .any(|c| c.name() == "unified_shared_memory")
+            })
+            .map(|d| d.span)
+    }
     /// The error diagnostics (clang's errors, pragma syntax errors): code that does not compile.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics

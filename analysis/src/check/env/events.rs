@@ -9,6 +9,8 @@ use crate::ir::cfg::Node;
 use crate::ir::{Function, IndexVec, StmtKind, Storage};
 use crate::pragma::{DirectiveKind, Leaf};
 use crate::semantics::effects::Effect;
+use crate::semantics::sections::Section;
+use crate::semantics::symbolic::Poly;
 use crate::semantics::validity::{calls_in, coverage, is_partial_write, member_path};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
@@ -1402,9 +1404,19 @@ impl<'a> FnInterp<'a> {
         }
         let s = &mut st[obj];
         s.last_out = None;
-        if read && s.host & STALE != 0 {
+        // After a partial copy back, a read of the copied elements only is a read of valid
+        // data; a read known to reach past them is certainly stale.
+        let partial = match &s.host_why {
+            Some(Why::PartialCopyBack { copied, .. }) if read && s.host & STALE != 0 => {
+                let copied = copied.clone();
+                Some(self.reads_within(obj, stmt, &copied))
+            }
+            _ => None,
+        };
+        let s = &mut st[obj];
+        if read && s.host & STALE != 0 && partial != Some(Some(true)) {
             let why = s.host_why.clone();
-            let certain = s.host == STALE;
+            let certain = s.host == STALE || partial == Some(Some(false));
             let snapshot = s.clone();
             if report && (certain || !matches!(why, Some(Why::Alloc { .. }))) {
                 self.fact(
@@ -1858,6 +1870,19 @@ impl<'a> FnInterp<'a> {
             host |= s.dev;
             host_why = s.dev_why.clone();
             next.last_out = certain.then_some(key);
+            // The device wrote the data and its storage goes now, but only the exit's own
+            // section comes back: the rest of the host copy stays stale. Whether a read
+            // afterwards touches the rest is judged at the read (`host_access`).
+            if after.must_be_zero() && s.host & STALE != 0 && s.dev & VALID != 0 {
+                if let Some((entered, copied)) = self.partial_exit(m, s.entered) {
+                    host |= STALE;
+                    host_why = Some(Why::PartialCopyBack {
+                        item: m.span,
+                        entered,
+                        copied,
+                    });
+                }
+            }
         }
         if !certain || !happens {
             host |= s.host;
@@ -1891,6 +1916,65 @@ impl<'a> FnInterp<'a> {
         }
         next.counts = after;
         st[obj] = next;
+    }
+
+    /// The entering item (`enter data` directive `entered`, this function's) and the copied
+    /// section, when exit item `m` names a part strictly inside what was entered, both with
+    /// constant bounds (`c[0:C/2]` of `c[0:C]`, `C` a macro).
+    fn partial_exit(&self, m: &MapItem, entered: Option<DirId>) -> Option<(Span, Section)> {
+        let e = self
+            .items
+            .get(&entered?)?
+            .maps
+            .iter()
+            .find(|x| x.object == m.object)?;
+        let values = crate::semantics::constants::known_values(self.module, self.id);
+        let constant = |it: &MapItem| -> Option<(i64, i64)> {
+            let (lower, length) = it.section.as_ref()?;
+            let lower = match lower {
+                Some(x) => super::items::poly_known(x, &values)?,
+                None => Poly::constant(0),
+            };
+            let length = super::items::poly_known(length.as_ref()?, &values)?;
+            let sub = |p: &Poly| crate::semantics::constants::substitute(p, &values).as_const();
+            Some((sub(&lower)?, sub(&length)?))
+        };
+        let ((elo, elen), (lo, len)) = (constant(e)?, constant(m)?);
+        (lo >= elo && lo + len <= elo + elen && len < elen).then(|| {
+            (
+                e.span,
+                Section::new(Poly::constant(lo), Poly::constant(len)),
+            )
+        })
+    }
+
+    /// Whether host read `span` of `obj` at `stmt` reads only elements in `copied`: the
+    /// elements the enclosing host loops (or the statement alone) read, when they are known.
+    /// `Some(false)`: they are known and reach past it.
+    fn reads_within(&self, obj: usize, stmt: StmtId, copied: &Section) -> Option<bool> {
+        let Object::Var(v) = &self.objects[obj] else {
+            return None;
+        };
+        let at = self.func.stmt(stmt).span;
+        let outermost = self
+            .g
+            .loops
+            .iter()
+            .filter(|l| within(self.func.stmt(l.stmt).span, at))
+            .min_by_key(|l| l.depth)
+            .map_or(stmt, |l| l.stmt);
+        let read = crate::semantics::sections::accessed_section(
+            self.module,
+            self.id,
+            self.g,
+            *v,
+            &[outermost],
+        )?;
+        let values = crate::semantics::constants::known_values(self.module, self.id);
+        let sub = |p: &Poly| crate::semantics::constants::substitute(p, &values).as_const();
+        let (lo, len) = (sub(&read.lower)?, sub(&read.length)?);
+        let (clo, clen) = (copied.lower.as_const()?, copied.length.as_const()?);
+        Some(lo >= clo && lo + len <= clo + clen)
     }
 
     fn motion(

@@ -53,6 +53,15 @@ pub enum Why {
     Overwritten { update: Span, write: Span },
     /// A kernel wrote a scalar that was `firstprivate` (implicitly or not).
     LostScalar { write: Span, kernel: Span },
+    /// The exit that released the data copied back only part of it (`from: c[0:C/2]` of the
+    /// `c[0:C]` entered): the device's writes to the rest were lost with its storage (OpenMP
+    /// 5.2 §5.8.3: the copy is of the exit's list item). The item, the entering one, and the
+    /// elements copied.
+    PartialCopyBack {
+        item: Span,
+        entered: Span,
+        copied: crate::semantics::sections::Section,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -126,6 +126,19 @@ pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> 
                 format!("`{name}` is firstprivate in this kernel: not named in a map clause"),
             ),
         ],
+        Some(Why::PartialCopyBack { item, entered, .. }) => vec![
+            r(
+                *entered,
+                format!("`{name}` mapped here (line {})", line(cx, *entered)),
+            ),
+            r(
+                *item,
+                format!(
+                    "only this part is copied back when the mapping ends (line {}): the device's writes to the rest are lost",
+                    line(cx, *item)
+                ),
+            ),
+        ],
         None => Vec::new(),
     }
 }

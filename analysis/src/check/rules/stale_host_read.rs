@@ -45,6 +45,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             Some(Why::Overwritten { .. }) => {
                 ": a `target update to` copied the host's old data over the device's results where `from` was meant"
             }
+            Some(Why::PartialCopyBack { .. }) => {
+                ": the exit that unmapped it copied back a smaller section than the one mapped"
+            }
             _ => ": no copy back reaches this read",
         };
         let mut x = finding(

@@ -304,18 +304,20 @@ fn analyse(
             )
         })
         .collect();
-    // What omplens left out of the analysis (a function it does not analyse) is said, not
-    // silently skipped.
+    // What omplens left out of the analysis (a function it does not analyse, a file with
+    // unified shared memory) is said, not silently skipped.
     for d in module.diagnostics.iter().filter(|d| {
-        d.severity == omplens_analysis::ir::Severity::Warning
-            && d.message.contains("is not analysed")
+        (d.severity == omplens_analysis::ir::Severity::Warning
+            && d.message.contains("is not analysed"))
+            || d.message == omplens_analysis::frontend::USM_NOTE
     }) {
         let p = lines.position(d.span.map_or(0, |s| s.start));
         notes.push(format!(
-            "{}:{}:{}: warning: {}",
+            "{}:{}:{}: {}: {}",
             path.display(),
             p.line,
             p.column,
+            d.severity.name(),
             d.message
         ));
     }
