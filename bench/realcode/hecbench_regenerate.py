@@ -29,9 +29,11 @@ the reference finishes within `--timeout` at the Makefile's arguments or at the 
 scaled down (`scale_down`: integers >= 100 divided by about 100, then by about 10,000; else
 "too slow at its run arguments"), it does not crash, and the expert is `ok` on host offload
 (else "expert wrong on host offload", the issue's wording, with its status; "reference output
-not deterministic" when a second reference run differs). Versions on host offload get twice
-`--timeout`. Build trees go to `--keep` (else a temporary directory), each result as it comes
-to KEEP/results.jsonl; `--report KEEP/results.jsonl` prints the report of such a run again.
+not deterministic" when a second reference run differs); a reference that exits non-zero with
+no byte offloaded by the expert (a data file opened by a fixed name is absent) is skipped too.
+Versions on host offload get twice `--timeout`. Build trees go to `--keep` (else a temporary
+directory), each result as it comes to KEEP/results.jsonl; `--report KEEP/results.jsonl` prints
+the report of such a run again.
 
 Usage: hecbench_regenerate.py [--hecbench SRC] [--compdb DIR] [--omplens BIN]
        [--oracle-log BIN] [--only NAME...] [--versions expert,replace,checkfix] [--jobs N]
@@ -213,7 +215,7 @@ class HecBench:
         shutil.rmtree(d, ignore_errors=True)
         shutil.copytree(self.src, d, symlinks=True)
         for f, text in (texts or {}).items():
-            with open(os.path.join(d, f), "w", errors="surrogateescape") as out:
+            with open(os.path.join(d, f), "w", errors="surrogateescape", newline="") as out:
                 out.write(text)
         return d
 
@@ -239,6 +241,8 @@ class HecBench:
         t0 = time.time()
         rc, out, err = sr.run([os.path.join(d, self.prog)] + self.args, cwd=d, env=env,
                               timeout=self.run_timeout)
+        # a run that timed out leaves bytes (subprocess does not decode them)
+        out, err = (t.decode(errors="replace") if isinstance(t, bytes) else t for t in (out, err))
         secs = time.time() - t0
         files = {}
         for name, stamp in snapshot(d).items():
@@ -295,7 +299,7 @@ def rewrite(b, omplens, version):
         if version == "checkfix":
             if rc not in (0, 1):
                 return None, rc, [f"{f}: " + l for l in err.splitlines()[-4:]] + notes
-            texts[f] = open(os.path.join(d, f), errors="surrogateescape").read()
+            texts[f] = open(os.path.join(d, f), errors="surrogateescape", newline="").read()
         else:
             if rc != 0 or not out:
                 gaps = [l for l in err.splitlines() if "gap" in l or "error" in l][:4]
@@ -330,7 +334,8 @@ def one(name, args, entries, work, state):
         b.args = smaller
         reference = b.execute(d, None)
     if reference["rc"] is None:
-        return ("SKIP", "too slow at its run arguments", f"> {args.timeout} s: {shlex.join(b.args)}")
+        return ("SKIP", "too slow at its run arguments",
+                f"> {args.timeout} s: {shlex.join(b.args)}")
     if reference["rc"] < 0:
         return ("SKIP", "reference crashes", f"signal {-reference['rc']}")
     b.run_timeout = 2 * args.timeout
@@ -349,6 +354,9 @@ def one(name, args, entries, work, state):
         if expert.get("detail"):
             detail += " " + " ".join(expert["detail"])[:160]
         return ("SKIP", "expert wrong on host offload", detail)
+    if reference["rc"] and not expert["bytes"]:
+        return ("SKIP", "reference fails at its run arguments, nothing offloaded",
+                f"exit {reference['rc']}")
     with state["lock"]:
         if args.limit and state["runnable"] >= args.limit:
             return None

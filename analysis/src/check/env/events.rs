@@ -665,10 +665,10 @@ impl<'a> FnInterp<'a> {
                 let ty = var.ty.referent();
                 let first = read.or(write).unwrap_or(span);
                 if items.firstprivate.contains(o) {
+                    // Named `firstprivate` by the programmer: the kernel's writes are meant to
+                    // stay private (a scratch copy), so the host's old value is not a lost
+                    // write (unlike an implicit firstprivate).
                     k.untracked.insert(obj);
-                    if let Some(w) = write {
-                        k.lost.push((obj, w));
-                    }
                 } else if is_scalar_var(self.module, o) {
                     let mapped = items.scalars_mapped
                         || (combined_reduction && items.reductions.contains(o));
