@@ -282,6 +282,7 @@ impl<'a> Lowerer<'a> {
             stmts: IndexVec::new(),
             exprs: IndexVec::new(),
             not_analysed: None,
+            offloads_unseen: false,
         });
         // Parameters of the first declaration seen; a definition replaces them.
         let params = c
@@ -309,7 +310,12 @@ impl<'a> Lowerer<'a> {
         // text is the header's, which the directives of this file do not cover) and was not
         // lowered already.
         let body = body.filter(|_| {
-            !self.foreign || (!self.module.functions[id].has_body && !self.has_omp_pragma(c))
+            if !self.foreign || self.module.functions[id].has_body {
+                return !self.foreign;
+            }
+            let offloads = self.has_omp_pragma(c);
+            self.module.functions[id].offloads_unseen |= offloads;
+            !offloads
         });
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
@@ -1096,6 +1102,9 @@ impl<'a> Lowerer<'a> {
                         .into(),
                     source: "omplens",
                 });
+                // What the body does to the variables it captures is unknown: they go to a
+                // call omplens cannot see into (so a pointer captured there is not "unused").
+                let captured = self.lambda_captures(c, span);
                 // Directives inside the lambda would otherwise attach to the next statement.
                 while self
                     .pragmas
@@ -1104,7 +1113,15 @@ impl<'a> Lowerer<'a> {
                 {
                     self.next_pragma += 1;
                 }
-                ExprKind::Lambda
+                if captured.is_empty() {
+                    ExprKind::Lambda
+                } else {
+                    ExprKind::Call {
+                        callee: Callee::Named("a lambda".into()),
+                        receiver: None,
+                        args: captured,
+                    }
+                }
             }
             _ => {
                 let ch = c.children();
@@ -1135,6 +1152,38 @@ impl<'a> Lowerer<'a> {
         member
             .location()
             .is_some_and(|o| self.src.preceded_by(o, "->"))
+    }
+
+    /// The variables lambda `c` (at `span`) uses that are declared outside it, each as a
+    /// variable expression at its first use: what it captures.
+    fn lambda_captures(&mut self, c: Cursor<'a>, span: Span) -> Vec<ExprId> {
+        let mut seen = std::collections::HashSet::new();
+        let mut out = Vec::new();
+        let mut stack = c.children();
+        let mut visited = 0usize;
+        while let Some(k) = stack.pop() {
+            visited += 1;
+            if visited > 100_000 {
+                break;
+            }
+            if k.kind() == CXCursor_DeclRefExpr {
+                let Some(r) = k.referenced() else { continue };
+                let outside = r
+                    .extent()
+                    .is_none_or(|(s, e)| e <= span.start || s >= span.end);
+                if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
+                    && outside
+                    && seen.insert(r.canonical())
+                {
+                    let v = self.var_id(r);
+                    let at = self.span(k);
+                    out.push(self.add_expr(ExprKind::Var(v), at, expr_class(k)));
+                }
+                continue;
+            }
+            stack.extend(k.children());
+        }
+        out
     }
 
     fn decl_ref(&mut self, c: Cursor<'a>) -> ExprKind {

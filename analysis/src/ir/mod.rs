@@ -171,6 +171,9 @@ pub struct Function {
     pub exprs: IndexVec<ExprId, Expr>,
     /// Why this function is not analysed, if it is not (e.g. `goto`).
     pub not_analysed: Option<String>,
+    /// Its body, in a project header, holds OpenMP directives, so it is not lowered (their
+    /// text is the header's): a function that launches kernels omplens cannot see.
+    pub offloads_unseen: bool,
 }
 
 impl Function {

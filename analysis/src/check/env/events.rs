@@ -251,6 +251,8 @@ impl<'a> FnInterp<'a> {
         let name = &f.qualified_name;
         let what = if f.not_analysed.is_some() {
             format!("omplens does not analyse `{name}`")
+        } else if f.offloads_unseen {
+            format!("`{name}` has OpenMP directives in a header, which omplens does not analyse")
         } else if !f.has_body && !f.in_system_header {
             format!("`{name}` has no body in this file")
         } else if effect.opaque {
@@ -1124,6 +1126,9 @@ impl<'a> FnInterp<'a> {
                         at: *span,
                     });
                 }
+                if *opaque && !on_device {
+                    self.unseen_callee_uses(st, *obj);
+                }
                 self.point(st, *obj, *span, on_device, *read, *write);
                 self.log(*obj, b, on_device, *read, *write);
                 if on_device {
@@ -1161,6 +1166,11 @@ impl<'a> FnInterp<'a> {
                     st[*obj].join(&before);
                     return;
                 }
+                let unseen = self.opaque_call(*callee, effect, *span);
+                if unseen.is_some() && !on_device {
+                    self.unseen_callee_uses(st, *obj);
+                }
+                let unseen = unseen.is_some();
                 if st[*obj].opaque.is_none() {
                     st[*obj].opaque = self.opaque_call(*callee, effect, *span);
                 }
@@ -1184,7 +1194,19 @@ impl<'a> FnInterp<'a> {
                 }
                 let e = effect.at_call_site(on_device);
                 let present = st[*obj].counts.may_be_present();
-                let (hr, hw, kr, kw) = (e.here_read, e.here_write, e.kernel_read, e.kernel_write);
+                let (mut hr, mut hw, mut kr, mut kw) =
+                    (e.here_read, e.here_write, e.kernel_read, e.kernel_write);
+                // A function of a project header whose body holds OpenMP directives (which
+                // omplens does not analyse there) launches kernels: what its prototype says it
+                // does to data on the device happens there. Findings stay uncertain and name
+                // the call (`opaque`). A body in another file may be host code or a launcher:
+                // its prototype's effects stay on the host, and only the copies it may read
+                // are kept (`unseen_callee_uses`).
+                let f = self.module.function(*callee);
+                if unseen && present && f.offloads_unseen {
+                    (kr, kw) = (kr || hr, kw || hw);
+                    (hr, hw) = (false, false);
+                }
                 self.log(*obj, b, on_device, hr, hw);
                 if on_device {
                     self.device_access(st, *obj, kr || hr, kw || hw, *span, stmt, true);
@@ -1193,7 +1215,6 @@ impl<'a> FnInterp<'a> {
                 // A library function (its body is not analysed, its prototype is known) reads
                 // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
                 // Same for a function of a project header: it is not reported on itself.
-                let f = self.module.function(*callee);
                 let library =
                     (!f.has_body && f.in_system_header) || (f.has_body && !f.in_main_file);
                 self.host_access(st, *obj, hr, hw, *span, stmt, library);
@@ -1253,6 +1274,15 @@ impl<'a> FnInterp<'a> {
                     self.host_access(st, *obj, kr, kw, *span, stmt, false);
                 }
             }
+        }
+    }
+
+    /// A call omplens cannot see into receives data that may be on the device: its kernels
+    /// may read the device copy, so the copies to the device waiting for a reader are used
+    /// (taking `to` away would break the program: HeCBench's chemv, adjacent, distort).
+    fn unseen_callee_uses(&mut self, st: &State, obj: usize) {
+        if self.report && st[obj].counts.may_be_present() {
+            self.consumed.extend(st[obj].pending_in.iter().copied());
         }
     }
 
