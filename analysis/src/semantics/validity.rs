@@ -370,7 +370,11 @@ fn solve(
             }
         }
     }
-    ins.into_iter().map(|s| s.unwrap_or_default()).collect()
+    // A block no path reaches (after a `return`, an infinite loop's exit) reads nothing
+    // stale: everything valid, sized like every other state.
+    ins.into_iter()
+        .map(|s| s.unwrap_or_else(|| all_valid.clone()))
+        .collect()
 }
 
 /// Reads and writes of each node, per block: direct accesses, plus what callees do to the data
