@@ -14,6 +14,11 @@
 //!   written; the partial rewrite leaves exactly that data unmapped under the oracle.
 //! - `team_thread_sections.c`: sections never name the team or thread numbers (they have a
 //!   value in a kernel only); the allocations give them.
+//! - `gap_header_kernel_launcher.c`: the kernels are in a header omplens does not analyse
+//!   (`launcher_kernels.h`) and nothing maps the data passed to them: a gap naming the
+//!   launcher, nothing written (the partial rewrite leaves the data unmapped under the
+//!   oracle); `fix --replace` on the same program with the programmer's `target data` keeps
+//!   that region (HeCBench's complex, chemv, ...: it was deleted, exit 0).
 //! - A rewrite that does not compile is refused with the compiler's message.
 
 use omplens_analysis::frontend::{flags, lower_file};
@@ -243,4 +248,72 @@ fn a_rewrite_that_does_not_compile_is_refused_with_the_compilers_message() {
     );
     // The original itself passes its own gate.
     assert!(gate::verify(&path, &args, &baseline, &source).accepted());
+}
+
+#[test]
+fn data_passed_to_kernels_omplens_cannot_see_is_a_gap_and_replace_keeps_its_map() {
+    let path = program("gap_header_kernel_launcher.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let gaps: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("error: gap:"))
+        .collect();
+    assert_eq!(gaps.len(), 2, "one per call: {stderr}");
+    assert!(
+        gaps.iter()
+            .all(|l| l.contains("`square_on_device` launches kernels") && l.contains("`x`")),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing is written while gaps remain");
+
+    // The programmer's region around the calls: `--replace` keeps it as written.
+    let text = std::fs::read_to_string(&path).unwrap();
+    let expert = text.replace(
+        "  square_on_device(x, N);\n  square_on_device(x, N);\n",
+        "#pragma omp target data map(tofrom: x[0:N])\n  {\n    square_on_device(x, N);\n    square_on_device(x, N);\n  }\n",
+    );
+    assert_ne!(expert, text);
+    // (In the temporary directory, with the header beside it.)
+    std::fs::copy(
+        path.with_file_name("launcher_kernels.h"),
+        dir.path().join("launcher_kernels.h"),
+    )
+    .unwrap();
+    let expert_path = dir.path().join("expert.c");
+    std::fs::write(&expert_path, &expert).unwrap();
+    let o = fix(&["--replace", "-o", "-", expert_path.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("#pragma omp target data map(tofrom: x[0:N])"),
+        "the region stays: {stdout}"
+    );
+
+    let test = "gate::data_passed_to_kernels_omplens_cannot_see_is_a_gap_and_replace_keeps_its_map";
+    if !(tier::slow(test) && oracle::gate(test)) {
+        return;
+    }
+    let o = fix(&[
+        "--allow-partial",
+        "-o",
+        out.to_str().unwrap(),
+        path.to_str().unwrap(),
+    ]);
+    assert!(out.is_file(), "{}", String::from_utf8_lossy(&o.stderr));
+    let v = oracle::check(&out, &[]).expect("the oracle runs");
+    assert_eq!(
+        v.offload.unmapped_names(),
+        vec!["x"],
+        "the gap is what stays unmapped: {}",
+        v.summary()
+    );
 }

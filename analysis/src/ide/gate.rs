@@ -7,6 +7,7 @@
 //! asked for a partial result.
 
 use super::{AnalysisHost, Cancellable, Change};
+use crate::check::env::UnprovenSite;
 use crate::check::rules::Family;
 use crate::check::{Code, Finding, Severity};
 use crate::ir::Module;
@@ -208,14 +209,19 @@ fn judge(
             .get(u.span.start as usize..u.span.end as usize)
             .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_'))
             .unwrap_or(&u.name);
-        v.gaps.push(at(
-            Some(u.span.start),
-            format!(
+        let message = match u.site {
+            UnprovenSite::Kernel(d) => format!(
                 "the kernel at line {} uses the data behind `{}`, and no map omplens can see covers it there (the pointer's data is not an allocation this file makes and maps); map it by hand",
-                module.line_col(module.directive(u.kernel).directive.span.start).0,
+                module.line_col(module.directive(d).directive.span.start).0,
                 used
             ),
-        ));
+            UnprovenSite::Launcher(f) => format!(
+                "`{}` launches kernels omplens does not analyse (OpenMP directives in a header) and receives the data behind `{}` here, which no map omplens can see covers; map it by hand around the call",
+                module.function(f).name,
+                u.name
+            ),
+        };
+        v.gaps.push(at(Some(u.span.start), message));
     }
     Ok(v)
 }

@@ -2,8 +2,44 @@
 //! (`target data`, `target enter/exit data`, `target update` lines, and `map` clauses on
 //! kernels) so fresh ones can be synthesized.
 
-use crate::ir::Module;
+use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, VarId};
 use crate::text::TextEdit;
+use std::collections::{HashMap, HashSet};
+
+/// The variables `func` passes (in any argument expression: `p`, `p + k`, `(float *)p`,
+/// `&p[0]`) to a call omplens cannot see into: a project function without a body here, one
+/// whose header body holds OpenMP directives, one it does not analyse, a call it cannot
+/// resolve, or a lambda's captures.
+fn passed_to_unseen_calls(module: &Module, func: FuncId) -> HashSet<VarId> {
+    let f = module.function(func);
+    let mut out = HashSet::new();
+    for e in &f.exprs {
+        let ExprKind::Call { callee, args, .. } = &e.kind else {
+            continue;
+        };
+        let unseen = match callee {
+            Callee::Direct(c) => {
+                let g = module.function(*c);
+                g.offloads_unseen
+                    || g.not_analysed.is_some()
+                    || (!g.has_body && !g.in_system_header)
+            }
+            Callee::Indirect(_) | Callee::Named(_) => true,
+        };
+        if !unseen {
+            continue;
+        }
+        let mut stack: Vec<_> = args.clone();
+        while let Some(a) = stack.pop() {
+            let kind = &f.expr(a).kind;
+            if let ExprKind::Var(v) = kind {
+                out.insert(*v);
+            }
+            stack.extend(device::expr_children(kind));
+        }
+    }
+    out
+}
 
 /// Start of the line holding `offset`.
 fn line_start(src: &str, offset: usize) -> usize {
@@ -21,8 +57,27 @@ fn line_end(src: &str, offset: usize) -> usize {
 /// file (`source` is its text). A directive that governs a block leaves the block in place.
 pub fn strip_mappings(module: &Module, source: &str) -> Vec<TextEdit> {
     let mut edits = Vec::new();
+    let mut unseen: HashMap<FuncId, HashSet<VarId>> = HashMap::new();
     for d in &module.directives {
         let dir = &d.directive;
+        // A data construct naming data that goes to a call omplens cannot see into (its
+        // kernels in a header or another file, a template or lambda it cannot resolve) stays
+        // as the programmer wrote it: nothing synthesized could replace it (issue 16: never
+        // map less than the input did).
+        if dir.kind.is_data_mapping() {
+            if let Some(f) = d.function {
+                let passed = unseen
+                    .entry(f)
+                    .or_insert_with(|| passed_to_unseen_calls(module, f));
+                let names_passed = d
+                    .bindings
+                    .iter()
+                    .any(|b| matches!(b.target, BindingTarget::Var(v) if passed.contains(&v)));
+                if names_passed {
+                    continue;
+                }
+            }
+        }
         let (start, end) = (dir.span.start as usize, dir.span.end as usize);
         if end > source.len()
             || start > end

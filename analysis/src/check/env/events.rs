@@ -1169,6 +1169,19 @@ impl<'a> FnInterp<'a> {
                 let unseen = self.opaque_call(*callee, effect, *span);
                 if unseen.is_some() && !on_device {
                     self.unseen_callee_uses(st, *obj);
+                    // Data a kernel launcher omplens cannot see receives with no map known to
+                    // cover it: whether its kernels find it on the device is unknown (a gap
+                    // for the rewrite gate).
+                    let launcher = self.module.function(*callee).offloads_unseen;
+                    // (Even data known not to be mapped: the launcher may map it itself.)
+                    if launcher && self.report && !self.quiet && st[*obj].counts.may_be_zero() {
+                        self.unproven.push(super::Unproven {
+                            func: self.id,
+                            site: super::UnprovenSite::Launcher(*callee),
+                            name: object_name(self.module, &self.objects[*obj]),
+                            span: *span,
+                        });
+                    }
                 }
                 let unseen = unseen.is_some();
                 if st[*obj].opaque.is_none() {
@@ -1627,7 +1640,7 @@ impl<'a> FnInterp<'a> {
                         alias.unwrap_or_else(|| object_name(self.module, &self.objects[obj]));
                     self.unproven.push(super::Unproven {
                         func: self.id,
-                        kernel: d,
+                        site: super::UnprovenSite::Kernel(d),
                         name,
                         span,
                     });
@@ -1641,7 +1654,7 @@ impl<'a> FnInterp<'a> {
                     let name = object_name(self.module, &self.objects[obj]);
                     self.unproven.push(super::Unproven {
                         func: self.id,
-                        kernel: d,
+                        site: super::UnprovenSite::Kernel(d),
                         name,
                         span,
                     });

@@ -210,10 +210,20 @@ pub struct PointState {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Unproven {
     pub func: FuncId,
-    pub kernel: DirId,
+    pub site: UnprovenSite,
     pub name: String,
-    /// The kernel's use of the data.
+    /// The kernel's use of the data, or the call passing it.
     pub span: Span,
+}
+
+/// Where the data is used on the device.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum UnprovenSite {
+    /// A kernel of this file.
+    Kernel(DirId),
+    /// A call of a function that launches kernels omplens does not analyse (its body in a
+    /// project header holds OpenMP directives).
+    Launcher(FuncId),
 }
 
 /// Everything the rules read.
