@@ -512,10 +512,26 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
     };
     let mut pairs: Vec<(VarId, VarId)> = Vec::new();
     for ex in func.exprs.iter() {
-        if let ExprKind::Assign(None, l, r) = ex.kind {
-            if let (Some(x), Some(y)) = (pointer_var(l), pointer_var(r)) {
-                pairs.push((x, y));
+        match &ex.kind {
+            ExprKind::Assign(None, l, r) => {
+                if let (Some(x), Some(y)) = (pointer_var(*l), pointer_var(*r)) {
+                    pairs.push((x, y));
+                }
             }
+            // `std::swap(a, b)` (HeCBench's heat2d rotates its buffers so).
+            ExprKind::Call { callee, args, .. } if args.len() == 2 => {
+                let name = match callee {
+                    crate::ir::Callee::Direct(c) => module.function(*c).name.as_str(),
+                    crate::ir::Callee::Named(n) => n.rsplit("::").next().unwrap_or(n),
+                    crate::ir::Callee::Indirect(_) => "",
+                };
+                if name == "swap" {
+                    if let (Some(x), Some(y)) = (pointer_var(args[0]), pointer_var(args[1])) {
+                        pairs.push((x, y));
+                    }
+                }
+            }
+            _ => {}
         }
     }
     // A temporary initialised from one pointer and assigned to another (`t` above).
