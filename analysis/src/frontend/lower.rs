@@ -283,6 +283,7 @@ impl<'a> Lowerer<'a> {
             exprs: IndexVec::new(),
             not_analysed: None,
             offloads_unseen: false,
+            maps_own_data: false,
         });
         // Parameters of the first declaration seen; a definition replaces them.
         let params = c
@@ -314,7 +315,12 @@ impl<'a> Lowerer<'a> {
                 return !self.foreign;
             }
             let offloads = self.has_omp_pragma(c);
-            self.module.functions[id].offloads_unseen |= offloads;
+            if offloads {
+                let maps = self.kernels_all_map(c);
+                let f = &mut self.module.functions[id];
+                f.offloads_unseen = true;
+                f.maps_own_data = maps;
+            }
             !offloads
         });
         let (Some(body), true) = (body, is_def) else {
@@ -383,6 +389,40 @@ impl<'a> Lowerer<'a> {
             }
             None => true,
         }
+    }
+
+    /// Whether every kernel in the text of declaration `c` (a header function omplens does not
+    /// lower) names its data in `map`, `is_device_ptr` or `has_device_addr` clauses, and there
+    /// is at least one: the function maps what its kernels use itself.
+    fn kernels_all_map(&mut self, c: Cursor<'a>) -> bool {
+        let Some((file, start, end)) = c.file_extent() else {
+            return false;
+        };
+        let Some(body) = self
+            .header_texts
+            .get(&file)
+            .and_then(|t| t.as_deref())
+            .and_then(|t| t.get(start as usize..end as usize))
+        else {
+            return false;
+        };
+        let mut kernels = 0;
+        for raw in crate::pragma::scan_pragmas(body) {
+            let Some(d) = crate::pragma::parse_pragma(&raw.text, 0).directive else {
+                return false;
+            };
+            if d.kind.is_offload_kernel() {
+                kernels += 1;
+                let maps = d
+                    .clauses
+                    .iter()
+                    .any(|k| matches!(k.name(), "map" | "is_device_ptr" | "has_device_addr"));
+                if !maps {
+                    return false;
+                }
+            }
+        }
+        kernels > 0
     }
 
     /// The variable a declaration declares; a local enters the innermost scope.

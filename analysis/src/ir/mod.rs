@@ -174,6 +174,9 @@ pub struct Function {
     /// Its body, in a project header, holds OpenMP directives, so it is not lowered (their
     /// text is the header's): a function that launches kernels omplens cannot see.
     pub offloads_unseen: bool,
+    /// With `offloads_unseen`: every kernel there names its data in a `map` (or device
+    /// address) clause, so it maps what it uses itself.
+    pub maps_own_data: bool,
 }
 
 impl Function {

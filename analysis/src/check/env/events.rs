@@ -1172,7 +1172,8 @@ impl<'a> FnInterp<'a> {
                     // Data a kernel launcher omplens cannot see receives with no map known to
                     // cover it: whether its kernels find it on the device is unknown (a gap
                     // for the rewrite gate).
-                    let launcher = self.module.function(*callee).offloads_unseen;
+                    let g = self.module.function(*callee);
+                    let launcher = g.offloads_unseen && !g.maps_own_data;
                     // (Even data known not to be mapped: the launcher may map it itself.)
                     if launcher && self.report && !self.quiet && st[*obj].counts.may_be_zero() {
                         self.unproven.push(super::Unproven {
