@@ -1,15 +1,19 @@
-/* A gap: the data region omplens wants for the two kernels would enclose the declaration of
- * `peak`, which is used after them, so no region is written and the malloc'ed buffer stays
- * unmapped. `fix` must write nothing unless --allow-partial. */
+/* A gap: the data region omplens wants for the two kernels would enclose an early `return`,
+ * and a structured block may not be left by a jump, so no region is written and the malloc'ed
+ * buffer stays unmapped. `fix` must write nothing unless --allow-partial. */
 #include <stdio.h>
 #include <stdlib.h>
 
-int main(void) {
-  int n = 1000;
+int main(int argc, char **argv) {
+  int n = 1000 + argc;
   double *buf = (double *)malloc(sizeof(double) * n);
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < n; i++)
     buf[i] = i * 0.5;
+  if (argc > 5) {
+    free(buf);
+    return 1;
+  }
   double peak = 0.0;
 #pragma omp target teams distribute parallel for reduction(max : peak)
   for (int i = 0; i < n; i++)

@@ -6,8 +6,8 @@
 //!   hoists into the caller names the callee's local as the length, so it does not compile):
 //!   `fix` writes nothing and exits 1, with or without `--allow-partial`, and prints nothing
 //!   on stdout.
-//! - `gap_region_cannot_enclose.c`: no region can be placed, so a malloc'ed buffer stays
-//!   unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
+//! - `gap_region_cannot_enclose.c`: no region can be placed (it would enclose an early
+//!   `return`), so a malloc'ed buffer stays unmapped (a gap): `fix` writes nothing and exits 1; `--allow-partial` writes the
 //!   verified rewrite, lists the gaps and still exits 1.
 //! - `gap_struct_member_alias.c`: a kernel uses data behind a struct's pointer members through
 //!   local aliases, which omplens cannot bound: gaps named by the aliases' names, nothing
@@ -243,7 +243,7 @@ fn a_rewrite_that_does_not_compile_is_refused_with_the_compilers_message() {
     assert!(
         v.refusals
             .iter()
-            .any(|r| r.message.contains("does not compile") && r.line == 13),
+            .any(|r| r.message.contains("does not compile") && r.line == 17),
         "{v:?}"
     );
     // The original itself passes its own gate.

@@ -208,7 +208,7 @@ impl<'a> FnCtx<'a> {
                 .collect();
             return (!fp.kernels.is_empty()).then_some(fp);
         }
-        let region = self.region(&seeds);
+        let region = self.widened_past_uses(self.region(&seeds));
         let lone_kernel = region.range.len() == 1
             && seeds.len() == 1
             && kernels.first() == Some(&region.range[0]);
@@ -281,6 +281,64 @@ impl<'a> FnCtx<'a> {
             range = vec![outer];
         }
         self.region_over(range)
+    }
+
+    /// `region` grown over the sibling statements that follow it up to the last use of a
+    /// variable declared in it (`auto start = now(); kernels...; auto end = now();` then
+    /// `printf(end - start)`): braces around the region would end their scope too early. The
+    /// region stays as it is when a use lies outside the enclosing block (a `return`'s value,
+    /// a later block), which [`Self::check_scopes`] then reports.
+    fn widened_past_uses(&self, region: Region) -> Region {
+        let Some(parent) = self.tree.parent(region.range[0]) else {
+            return region;
+        };
+        let StmtKind::Compound(children) = self.tree.kind(parent) else {
+            return region;
+        };
+        let Some(first) = children.iter().position(|c| *c == region.range[0]) else {
+            return region;
+        };
+        let mut last = first + region.range.len() - 1;
+        if children.get(last) != region.range.last() {
+            return region;
+        }
+        loop {
+            let end = self.tree.span(children[last]).end;
+            let declared: Vec<VarId> = children[first..=last]
+                .iter()
+                .filter_map(|c| match self.tree.kind(*c) {
+                    StmtKind::Decl(ds) => Some(ds.iter().map(|(v, _)| *v)),
+                    _ => None,
+                })
+                .flatten()
+                .collect();
+            let last_use = (0..self.ng.len())
+                .filter_map(|i| {
+                    let n = self.ng.node(i)?;
+                    let span = self.tree.span(n.stmt);
+                    (span.start >= end
+                        && n.accesses.iter().any(|a| {
+                            matches!(a.root, crate::ir::access::Root::Var(v) if declared.contains(&v))
+                        }))
+                    .then_some(span)
+                })
+                .max_by_key(|s| s.start);
+            let Some(use_span) = last_use else { break };
+            let Some(k) = children
+                .iter()
+                .position(|c| contains(self.tree.span(*c), use_span))
+            else {
+                return region;
+            };
+            if k <= last {
+                break;
+            }
+            last = k;
+        }
+        if last + 1 == first + region.range.len() {
+            return region;
+        }
+        self.region_over(children[first..=last].to_vec())
     }
 
     /// The region made of the sibling statements `range`.
