@@ -317,3 +317,26 @@ fn data_passed_to_kernels_omplens_cannot_see_is_a_gap_and_replace_keeps_its_map(
         v.summary()
     );
 }
+
+/// A header function whose OpenMP pragmas are host `parallel for` only launches no kernel:
+/// data passed to it is no gap (HeCBench's permute validates its results so, and `fix
+/// --replace` was refused).
+#[test]
+fn a_header_function_with_host_pragmas_only_is_no_kernel_launcher() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("check_sum.h"),
+        "static double check_sum(const double *v, int n) {\n  double s = 0.0;\n#pragma omp parallel for reduction(+: s)\n  for (int i = 0; i < n; i++)\n    s += v[i];\n  return s;\n}\n",
+    )
+    .unwrap();
+    let program = dir.path().join("main.c");
+    std::fs::write(
+        &program,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include \"check_sum.h\"\nint main(void) {\n  int n = 256;\n  double *v = (double *)malloc(n * sizeof(double));\n#pragma omp target teams distribute parallel for map(from: v[0:n])\n  for (int i = 0; i < n; i++)\n    v[i] = 0.5 * i;\n  printf(\"%.1f\\n\", check_sum(v, n));\n  free(v);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let o = fix(&["-o", "-", program.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(!stderr.contains("gap"), "{stderr}");
+}

@@ -314,14 +314,15 @@ impl<'a> Lowerer<'a> {
             if !self.foreign || self.module.functions[id].has_body {
                 return !self.foreign;
             }
-            let offloads = self.has_omp_pragma(c);
-            if offloads {
-                let maps = self.kernels_all_map(c);
-                let f = &mut self.module.functions[id];
-                f.offloads_unseen = true;
-                f.maps_own_data = maps;
+            let pragmas = self.has_omp_pragma(c);
+            if pragmas {
+                if let Some(maps) = self.header_kernels_map(c) {
+                    let f = &mut self.module.functions[id];
+                    f.offloads_unseen = true;
+                    f.maps_own_data = maps;
+                }
             }
-            !offloads
+            !pragmas
         });
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
@@ -391,12 +392,14 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Whether every kernel in the text of declaration `c` (a header function omplens does not
-    /// lower) names its data in `map`, `is_device_ptr` or `has_device_addr` clauses, and there
-    /// is at least one: the function maps what its kernels use itself.
-    fn kernels_all_map(&mut self, c: Cursor<'a>) -> bool {
+    /// For the text of declaration `c` (a header function with OpenMP pragmas, which omplens
+    /// does not lower): None when it has no kernel (host `parallel for` only); else whether
+    /// every kernel names its data in `map`, `is_device_ptr` or `has_device_addr` clauses
+    /// (the function maps what its kernels use itself). Unreadable text counts as a kernel
+    /// that maps nothing.
+    fn header_kernels_map(&mut self, c: Cursor<'a>) -> Option<bool> {
         let Some((file, start, end)) = c.file_extent() else {
-            return false;
+            return Some(false);
         };
         let Some(body) = self
             .header_texts
@@ -404,25 +407,23 @@ impl<'a> Lowerer<'a> {
             .and_then(|t| t.as_deref())
             .and_then(|t| t.get(start as usize..end as usize))
         else {
-            return false;
+            return Some(false);
         };
         let mut kernels = 0;
+        let mut all_map = true;
         for raw in crate::pragma::scan_pragmas(body) {
             let Some(d) = crate::pragma::parse_pragma(&raw.text, 0).directive else {
-                return false;
+                return Some(false);
             };
             if d.kind.is_offload_kernel() {
                 kernels += 1;
-                let maps = d
+                all_map &= d
                     .clauses
                     .iter()
                     .any(|k| matches!(k.name(), "map" | "is_device_ptr" | "has_device_addr"));
-                if !maps {
-                    return false;
-                }
             }
         }
-        kernels > 0
+        (kernels > 0).then_some(all_map)
     }
 
     /// The variable a declaration declares; a local enters the innermost scope.
