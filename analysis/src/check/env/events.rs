@@ -1815,7 +1815,7 @@ impl<'a> FnInterp<'a> {
                     certain,
                     in_loop,
                 );
-                if !may0 && s.dev == VALID {
+                if !may0 && s.dev == VALID && s.opaque.is_none() {
                     self.fact(
                         obj,
                         m.span,
@@ -1900,7 +1900,10 @@ impl<'a> FnInterp<'a> {
                     certain,
                     in_loop,
                 );
-                if s.host == VALID && s.dev == VALID {
+                // (Not after a call omplens cannot see into received the data: its kernels
+                // may have written the device copy, and taking the copy back away would lose
+                // that: HeCBench's lda.)
+                if s.host == VALID && s.dev == VALID && s.opaque.is_none() {
                     self.fact(
                         obj,
                         m.span,
@@ -2047,7 +2050,7 @@ impl<'a> FnInterp<'a> {
         }
         let certain = s.counts.must_be_present();
         // Both copies agree already, whichever way it copies.
-        let redundant = s.dev == VALID && s.host == VALID;
+        let redundant = s.dev == VALID && s.host == VALID && s.opaque.is_none();
         let mut next = s.clone();
         if self.report {
             let c = self.record_copy(
