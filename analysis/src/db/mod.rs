@@ -193,8 +193,10 @@ pub fn component<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Option<Arc<Piece
 /// The data-environment facts of one component (the base pipeline: execution spaces, AST-CFGs,
 /// effect summaries, the interpretation), read by its findings and its view: computed once
 /// per component and revision. Not compared (`no_eq`): the facts change only when the
-/// component does, and their readers are then re-run anyway.
-#[salsa::tracked(returns(clone), no_eq)]
+/// component does, and their readers are then re-run anyway. Kept for the most recently used
+/// components only (`lru`): they are large (every access's state), and the findings and view
+/// that read them are kept on their own.
+#[salsa::tracked(returns(clone), no_eq, lru = 8)]
 pub fn piece_facts<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Option<Arc<env::Facts>> {
     let p = component(db, slot)?;
     db.log_execution(format!("piece_facts {}", slot.name(db)));
@@ -212,8 +214,9 @@ pub fn piece_findings<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<Vec<Fin
 }
 
 /// The facts of a file checked whole (one whose module holds bodies from the project's
-/// headers, see [`file_findings`]), read by its findings and its view.
-#[salsa::tracked(returns(clone), no_eq)]
+/// headers, see [`file_findings`]), read by its findings and its view; kept for the most
+/// recently used files only, like [`piece_facts`].
+#[salsa::tracked(returns(clone), no_eq, lru = 2)]
 pub fn whole_file_facts(db: &dyn Db, file: SourceFile) -> Option<Arc<env::Facts>> {
     let module = parse(db, file).module.clone()?;
     db.log_execution("whole_file_facts".to_string());
