@@ -6,11 +6,14 @@
 //!       └─ pieces       the call graph's connected components, each a self-contained module
 //!           └─ component  one component, by its first function's name; equal across edits
 //!               │         elsewhere, so salsa backdates it and stops here
-//!               ├─ piece_findings   AST-CFG, effects, data environment, rules (the work)
-//!               ├─ piece_view       hover facts: data environment, editor view (views.rs)
+//!               ├─ piece_facts      AST-CFG, effects, data environment (the work, once)
+//!               │   ├─ piece_findings   the rules over the facts
+//!               │   └─ piece_view       hover facts, editor view (views.rs)
 //!               └─ piece_plan       mapping synthesis (views.rs)
 //!       └─ file_findings            every piece's findings mapped back to the file
 //!       └─ file_view, file_plan     every piece's view and plan mapped back (offsets, ids)
+//!       └─ whole_file_facts         a file with bodies from project headers: checked whole
+//!                                   (findings, view and plan of the whole module)
 //! ```
 //!
 //! Typing inside one function re-runs `parse` and the cheap extraction, and the analysis of
