@@ -335,6 +335,46 @@ impl Collector<'_> {
                     cur = *x;
                 }
                 ExprKind::Cast(x) => cur = *x,
+                // `*(p + k)` (or `*(k + p)`) is `p[k]`: an element of `p`'s data, as
+                // `sections` reads it (HeCBench's gaussian reads its matrix so on the host).
+                ExprKind::Binary(BinaryOp::Add, l, r) if path.last() == Some(&PathElem::Deref) => {
+                    let is_pointer = |x: ExprId| {
+                        matches!(
+                            self.func.expr(x).class,
+                            TypeClass::Pointer | TypeClass::PointerToConst | TypeClass::Array
+                        )
+                    };
+                    let (base, idx) = match (is_pointer(*l), is_pointer(*r)) {
+                        (true, false) => (*l, *r),
+                        (false, true) => (*r, *l),
+                        _ => {
+                            self.visit_depth(cur, AccessKind::Read, None, d);
+                            break None;
+                        }
+                    };
+                    self.visit_depth(idx, AccessKind::Read, None, d);
+                    // `*(p + i*n + j)`: several offsets, no one index expression; the access
+                    // is then an element of `p`'s data at an index left unnamed (`*p`).
+                    let mut inner = base;
+                    while let ExprKind::Binary(BinaryOp::Add, l, r) = &self.func.expr(inner).kind {
+                        match (is_pointer(*l), is_pointer(*r)) {
+                            (true, false) => {
+                                self.visit_depth(*r, AccessKind::Read, None, d);
+                                inner = *l;
+                            }
+                            (false, true) => {
+                                self.visit_depth(*l, AccessKind::Read, None, d);
+                                inner = *r;
+                            }
+                            _ => break,
+                        }
+                    }
+                    if inner == base {
+                        path.pop();
+                        path.push(PathElem::Index(idx));
+                    }
+                    cur = inner;
+                }
                 _ => {
                     // `f()[i]`, `(p + 1)[i]`, ...: the base is an rvalue; its own accesses
                     // are reads and the element access has no named root.
