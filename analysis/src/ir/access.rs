@@ -338,36 +338,34 @@ impl Collector<'_> {
                 // `*(p + k)` (or `*(k + p)`) is `p[k]`: an element of `p`'s data, as
                 // `sections` reads it (HeCBench's gaussian reads its matrix so on the host).
                 ExprKind::Binary(BinaryOp::Add, l, r) if path.last() == Some(&PathElem::Deref) => {
-                    let is_pointer = |x: ExprId| {
-                        matches!(
-                            self.func.expr(x).class,
-                            TypeClass::Pointer | TypeClass::PointerToConst | TypeClass::Array
-                        )
-                    };
-                    let (base, idx) = match (is_pointer(*l), is_pointer(*r)) {
-                        (true, false) => (*l, *r),
-                        (false, true) => (*r, *l),
-                        _ => {
-                            self.visit_depth(cur, AccessKind::Read, None, d);
-                            break None;
+                    // The pointer operand and the offset of `p + k` / `k + p`.
+                    let split = |x: ExprId| -> Option<(ExprId, ExprId)> {
+                        let ExprKind::Binary(BinaryOp::Add, l, r) = &self.func.expr(x).kind else {
+                            return None;
+                        };
+                        let is_pointer = |y: ExprId| {
+                            matches!(
+                                self.func.expr(y).class,
+                                TypeClass::Pointer | TypeClass::PointerToConst | TypeClass::Array
+                            )
+                        };
+                        match (is_pointer(*l), is_pointer(*r)) {
+                            (true, false) => Some((*l, *r)),
+                            (false, true) => Some((*r, *l)),
+                            _ => None,
                         }
+                    };
+                    let Some((base, idx)) = split(cur) else {
+                        self.visit_depth(cur, AccessKind::Read, None, d);
+                        break None;
                     };
                     self.visit_depth(idx, AccessKind::Read, None, d);
                     // `*(p + i*n + j)`: several offsets, no one index expression; the access
                     // is then an element of `p`'s data at an index left unnamed (`*p`).
                     let mut inner = base;
-                    while let ExprKind::Binary(BinaryOp::Add, l, r) = &self.func.expr(inner).kind {
-                        match (is_pointer(*l), is_pointer(*r)) {
-                            (true, false) => {
-                                self.visit_depth(*r, AccessKind::Read, None, d);
-                                inner = *l;
-                            }
-                            (false, true) => {
-                                self.visit_depth(*l, AccessKind::Read, None, d);
-                                inner = *r;
-                            }
-                            _ => break,
-                        }
+                    while let Some((b, k)) = split(inner) {
+                        self.visit_depth(k, AccessKind::Read, None, d);
+                        inner = b;
                     }
                     if inner == base {
                         path.pop();
