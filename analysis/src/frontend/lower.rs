@@ -374,22 +374,20 @@ impl<'a> Lowerer<'a> {
 
     /// Whether the text of declaration `c` in its own file holds an OpenMP pragma.
     fn has_omp_pragma(&mut self, c: Cursor<'a>) -> bool {
-        let Some((file, start, end)) = c.file_extent() else {
-            return true; // cannot tell: do not analyse it
-        };
-        let text = self
-            .header_texts
+        // Unreadable text: cannot tell, do not analyse it.
+        self.header_body(c).is_none_or(|body| {
+            body.contains("omp") && (body.contains("#pragma") || body.contains("_Pragma"))
+        })
+    }
+
+    /// The text of declaration `c` in its own file (a project header), read once per file.
+    fn header_body(&mut self, c: Cursor<'a>) -> Option<&str> {
+        let (file, start, end) = c.file_extent()?;
+        self.header_texts
             .entry(file.clone())
-            .or_insert_with(|| std::fs::read_to_string(&file).ok());
-        match text
-            .as_deref()
-            .and_then(|t| t.get(start as usize..end as usize))
-        {
-            Some(body) => {
-                body.contains("omp") && (body.contains("#pragma") || body.contains("_Pragma"))
-            }
-            None => true,
-        }
+            .or_insert_with(|| std::fs::read_to_string(&file).ok())
+            .as_deref()?
+            .get(start as usize..end as usize)
     }
 
     /// For the text of declaration `c` (a header function with OpenMP pragmas, which omplens
@@ -398,15 +396,7 @@ impl<'a> Lowerer<'a> {
     /// (the function maps what its kernels use itself). Unreadable text counts as a kernel
     /// that maps nothing.
     fn header_kernels_map(&mut self, c: Cursor<'a>) -> Option<bool> {
-        let Some((file, start, end)) = c.file_extent() else {
-            return Some(false);
-        };
-        let Some(body) = self
-            .header_texts
-            .get(&file)
-            .and_then(|t| t.as_deref())
-            .and_then(|t| t.get(start as usize..end as usize))
-        else {
+        let Some(body) = self.header_body(c) else {
             return Some(false);
         };
         let mut kernels = 0;

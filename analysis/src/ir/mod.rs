@@ -186,6 +186,14 @@ impl Function {
     pub fn expr(&self, id: ExprId) -> &Expr {
         &self.exprs[id]
     }
+    /// What a call of it does is not visible to omplens: a project function with no body
+    /// here, one whose header body holds OpenMP directives (`offloads_unseen`), or one it does
+    /// not analyse. (Library functions of system headers are judged from their prototypes.)
+    pub fn unseen(&self) -> bool {
+        self.offloads_unseen
+            || self.not_analysed.is_some()
+            || (!self.has_body && !self.in_system_header)
+    }
     /// `e` without the casts around it (`(double *)p` is `p`).
     pub fn strip_casts(&self, mut e: ExprId) -> ExprId {
         while let ExprKind::Cast(x) = self.expr(e).kind {

@@ -18,12 +18,7 @@ fn passed_to_unseen_calls(module: &Module, func: FuncId) -> HashSet<VarId> {
             continue;
         };
         let unseen = match callee {
-            Callee::Direct(c) => {
-                let g = module.function(*c);
-                g.offloads_unseen
-                    || g.not_analysed.is_some()
-                    || (!g.has_body && !g.in_system_header)
-            }
+            Callee::Direct(c) => module.function(*c).unseen(),
             Callee::Indirect(_) | Callee::Named(_) => true,
         };
         if !unseen {

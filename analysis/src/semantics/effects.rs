@@ -498,9 +498,6 @@ fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir
     out
 }
 
-/// Local pointers that always point into one member's data: `x = &obj->v[0]`,
-/// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
-/// assignment of the local must reach the same member.
 /// Pointers `func` swaps or rotates (`t = a; a = b; b = t;`): each pointer assigned from
 /// another pointer, with the temporaries that carry a value between them, grouped by the
 /// connected components of those copies (a group number per variable). A copy that is only
@@ -575,6 +572,9 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
     group
 }
 
+/// Local pointers that always point into one member's data: `x = &obj->v[0]`,
+/// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
+/// assignment of the local must reach the same member.
 pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String> {
     use crate::ir::{BinaryOp, ExprId, UnaryOp};
     fn member_of(func: &Function, mut e: ExprId) -> Option<String> {

@@ -484,14 +484,11 @@ pub(crate) fn node_events(
                 Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
                 _ => None,
             },
-            Root::Var(v) if super::effects::member_data(a).is_some() => {
-                let m = super::effects::member_data(a).unwrap_or_default();
-                match by_member.get(m) {
-                    Some(Some(local)) => Some(Object::Var(*local)),
-                    _ => Some(Object::Var(v)),
-                }
-            }
             Root::Var(v) => {
+                if let Some(m) = super::effects::member_data(a) {
+                    let local = by_member.get(m).copied().flatten();
+                    return Some(Object::Var(local.unwrap_or(v)));
+                }
                 // A pointer's own value (no path, not passed by address) is not its data.
                 let pointer_value =
                     module.var(v).ty.is_pointer() && a.path.is_empty() && a.escape.is_none();

@@ -249,6 +249,7 @@ impl<'a> FnInterp<'a> {
     fn opaque_call(&self, callee: FuncId, effect: &Effect, at: Span) -> Option<Opaque> {
         let f = self.module.function(callee);
         let name = &f.qualified_name;
+        // The cases of `Function::unseen`, each said, then a callee that passes the data on.
         let what = if f.not_analysed.is_some() {
             format!("omplens does not analyse `{name}`")
         } else if f.offloads_unseen {
@@ -1184,9 +1185,9 @@ impl<'a> FnInterp<'a> {
                         });
                     }
                 }
-                let unseen = unseen.is_some();
+                let seen = unseen.is_none();
                 if st[*obj].opaque.is_none() {
-                    st[*obj].opaque = self.opaque_call(*callee, effect, *span);
+                    st[*obj].opaque = unseen;
                 }
                 let e = effect.at_call_site(on_device);
                 let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
@@ -1217,7 +1218,7 @@ impl<'a> FnInterp<'a> {
                 // its prototype's effects stay on the host, and only the copies it may read
                 // are kept (`unseen_callee_uses`).
                 let f = self.module.function(*callee);
-                if unseen && present && f.offloads_unseen {
+                if !seen && present && f.offloads_unseen {
                     (kr, kw) = (kr || hr, kw || hw);
                     (hr, hw) = (false, false);
                 }
