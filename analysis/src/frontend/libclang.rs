@@ -483,6 +483,20 @@ impl<'tu> Cursor<'tu> {
         Cursor::non_null(unsafe { clang_getCursorReferenced(self.raw) })
     }
 
+    /// The candidates an overloaded reference names (a call in a template whose callee
+    /// waits for instantiation, `f<T>(x)`): empty for any other cursor.
+    pub fn overloaded_decls(self) -> Vec<Cursor<'tu>> {
+        if self.kind() != CXCursor_OverloadedDeclRef {
+            return Vec::new();
+        }
+        // SAFETY: see `is_null`.
+        let n = unsafe { clang_getNumOverloadedDecls(self.raw) };
+        (0..n)
+            // SAFETY: see `is_null`; the index is below the count libclang gives.
+            .filter_map(|i| Cursor::non_null(unsafe { clang_getOverloadedDecl(self.raw, i) }))
+            .collect()
+    }
+
     /// The canonical (first) declaration of the entity.
     pub fn canonical(self) -> Cursor<'tu> {
         // SAFETY: see `is_null`.

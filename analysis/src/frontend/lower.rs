@@ -729,6 +729,7 @@ impl<'a> Lowerer<'a> {
             }
             CXCursor_DeclStmt => self.decl_stmt(&ch, d),
             CXCursor_IfStmt => self.if_stmt(&ch, span, d),
+            CXCursor_CXXTryStmt if !ch.is_empty() => self.try_stmt(&ch, span, d),
             CXCursor_ForStmt => self.for_stmt(c, &ch, d),
             CXCursor_CXXForRangeStmt => self.range_for(&ch, d),
             CXCursor_WhileStmt if !ch.is_empty() => {
@@ -850,6 +851,49 @@ impl<'a> Lowerer<'a> {
             return self.add_expr(ExprKind::Assign(None, var, rhs), span, expr_class(c));
         }
         self.expr(c, d)
+    }
+
+    /// `try { body } catch (...) { handler } ...` as `if (?) body; if (?) handler else if
+    /// (?) ...`: the body may run in full or stop anywhere, and one handler may run after it.
+    /// (Running the handlers in sequence after the body, as an unknown statement did, made
+    /// a handler's `return` end every path, and the code after the `try` unreachable.)
+    fn try_stmt(&mut self, ch: &[Cursor<'a>], span: Span, d: usize) -> StmtKind {
+        let unknown = |this: &mut Self, what: &str| {
+            this.add_expr(
+                ExprKind::Other {
+                    what: what.into(),
+                    children: Vec::new(),
+                },
+                span,
+                TypeClass::Scalar,
+            )
+        };
+        let body = self.sub_stmt(ch[0], d);
+        let cond = unknown(self, "the try block completes");
+        let tried = self.add_stmt(
+            StmtKind::If {
+                init: None,
+                cond,
+                then: body,
+                els: None,
+            },
+            span,
+        );
+        let mut handlers: Option<StmtId> = None;
+        for &catch in ch[1..].iter().rev() {
+            let handler = self.sub_stmt(catch, d);
+            let cond = unknown(self, "an exception is caught here");
+            handlers = Some(self.add_stmt(
+                StmtKind::If {
+                    init: None,
+                    cond,
+                    then: handler,
+                    els: handlers,
+                },
+                span,
+            ));
+        }
+        StmtKind::Compound(std::iter::once(tried).chain(handlers).collect())
     }
 
     fn if_stmt(&mut self, ch: &[Cursor<'a>], span: Span, d: usize) -> StmtKind {
@@ -1154,6 +1198,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
+            CXCursor_CXXNewExpr => self.new_expr(c, d),
             _ => {
                 let ch = c.children();
                 let what = lc::kind_spelling(kind);
@@ -1165,6 +1210,33 @@ impl<'a> Lowerer<'a> {
             }
         };
         self.add_expr(ek, span, class)
+    }
+
+    /// `new T[len]` as an allocation of `len` elements; any other `new` as an expression
+    /// over its children. libclang does not say which form it is: the array length is the
+    /// first expression child and the only one written after a `[`.
+    fn new_expr(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
+        let exprs: Vec<Cursor<'a>> = c
+            .children()
+            .into_iter()
+            .filter(|k| lc::is_expression(k.kind()))
+            .collect();
+        let array_len = exprs
+            .first()
+            .filter(|first| self.src.preceded_by(self.span(**first).start, "["));
+        let Some(len) = array_len else {
+            return self.other("CXXNewExpr", &exprs, d);
+        };
+        let elem_size = u64::try_from(c.ty().pointee().size_of())
+            .ok()
+            .filter(|s| *s > 0);
+        let len = self.expr(*len, d);
+        let init = exprs[1..].iter().map(|k| self.expr(*k, d)).collect();
+        ExprKind::NewArray {
+            len,
+            elem_size,
+            init,
+        }
     }
 
     fn other(&mut self, what: &str, ch: &[Cursor<'a>], d: usize) -> ExprKind {
@@ -1243,14 +1315,14 @@ impl<'a> Lowerer<'a> {
 
     fn call(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
         let ch = c.children();
+        let all_args = c.arguments();
+        let n = all_args.len();
         let callee_id = match c.referenced() {
             Some(target) if lc::is_function_declaration(target.kind()) => {
                 Some(self.func_id(target))
             }
-            _ => None,
+            _ => dependent_callee(c, &ch, n).map(|f| self.func_id(f)),
         };
-        let all_args = c.arguments();
-        let n = all_args.len();
         let arg_cursors: Vec<Cursor<'a>> = all_args.into_iter().filter(|a| !a.is_null()).collect();
         let is_member = callee_id.is_some_and(|f| self.module.functions[f].is_method);
         let n_params = callee_id.map_or(0, |f| self.module.functions[f].params.len());
@@ -1306,6 +1378,55 @@ impl<'a> Lowerer<'a> {
             receiver,
             args,
         }
+    }
+}
+
+/// The one free function a call in a template can mean before instantiation (`f<T>(x)`,
+/// `f(x)` with a dependent argument), as clangd's heuristic resolver picks it: the
+/// candidates the name finds that take as many arguments as the call passes, and only when
+/// exactly one does (overloads by type stay unresolved). Methods are left alone: their
+/// receiver is not known yet either.
+fn dependent_callee<'a>(
+    call: Cursor<'a>,
+    children: &[Cursor<'a>],
+    n_args: usize,
+) -> Option<Cursor<'a>> {
+    let reference = call
+        .referenced()
+        .filter(|r| r.kind() == CXCursor_OverloadedDeclRef)
+        .or_else(|| {
+            let first = children.first()?;
+            std::iter::once(*first)
+                .chain(first.children())
+                .find(|k| k.kind() == CXCursor_OverloadedDeclRef)
+        })?;
+    let free: Vec<Cursor<'a>> = reference
+        .overloaded_decls()
+        .into_iter()
+        .filter(|d| matches!(d.kind(), CXCursor_FunctionDecl | CXCursor_FunctionTemplate))
+        .filter(|d| {
+            !d.semantic_parent().is_some_and(|p| {
+                matches!(
+                    p.kind(),
+                    CXCursor_ClassDecl
+                        | CXCursor_StructDecl
+                        | CXCursor_ClassTemplate
+                        | CXCursor_ClassTemplatePartialSpecialization
+                        | CXCursor_UnionDecl
+                )
+            })
+        })
+        .collect();
+    let n_params = |d: &Cursor<'a>| {
+        d.children()
+            .into_iter()
+            .filter(|k| k.kind() == CXCursor_ParmDecl)
+            .count()
+    };
+    let mut exact = free.iter().filter(|d| n_params(d) == n_args);
+    match (exact.next(), exact.next()) {
+        (Some(one), None) => Some(*one),
+        _ => None,
     }
 }
 

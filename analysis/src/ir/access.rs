@@ -210,6 +210,11 @@ impl Collector<'_> {
                     self.visit_depth(i, AccessKind::Read, None, d);
                 }
             }
+            ExprKind::NewArray { len, init, .. } => {
+                for &i in std::iter::once(len).chain(init) {
+                    self.visit_depth(i, AccessKind::Read, None, d);
+                }
+            }
             ExprKind::Func(_)
             | ExprKind::Int { .. }
             | ExprKind::Float(_)

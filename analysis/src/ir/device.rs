@@ -221,6 +221,9 @@ pub fn expr_children(kind: &ExprKind) -> Vec<ExprId> {
         }
         ExprKind::Cond(a, b, c) => vec![*a, *b, *c],
         ExprKind::InitList(v) | ExprKind::Other { children: v, .. } => v.clone(),
+        ExprKind::NewArray { len, init, .. } => {
+            std::iter::once(*len).chain(init.iter().copied()).collect()
+        }
         ExprKind::Var(_)
         | ExprKind::Func(_)
         | ExprKind::Int { .. }

@@ -408,6 +408,13 @@ pub enum ExprKind {
     },
     /// A lambda: its body is not analysed.
     Lambda,
+    /// C++ `new T[len]` (with an initialiser, `new T[len]{…}`, in `init`): an allocation of
+    /// `len` elements of `elem_size` bytes each (None when the type's size is not known).
+    NewArray {
+        len: ExprId,
+        elem_size: Option<u64>,
+        init: Vec<ExprId>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq)]

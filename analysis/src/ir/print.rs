@@ -465,5 +465,20 @@ fn write_expr(m: &Module, f: &Function, e: ExprId, s: &mut String, depth: usize)
             }
         }
         ExprKind::Lambda => s.push_str("[lambda]"),
+        ExprKind::NewArray { len, init, .. } => {
+            s.push_str("new[");
+            write_expr(m, f, *len, s, d);
+            s.push(']');
+            if !init.is_empty() {
+                s.push('{');
+                for (i, a) in init.iter().enumerate() {
+                    if i > 0 {
+                        s.push_str(", ");
+                    }
+                    write_expr(m, f, *a, s, d);
+                }
+                s.push('}');
+            }
+        }
     }
 }

@@ -60,7 +60,7 @@ fn is_device_wrapper(
     sums: &IndexVec<FuncId, Summary>,
 ) -> bool {
     let f = module.function(id);
-    if cfgs[id].is_none() || f.not_analysed.is_some() || f.is_template {
+    if cfgs[id].is_none() || f.not_analysed.is_some() {
         return false;
     }
     let s = &sums[id];
@@ -271,16 +271,41 @@ impl<'a> FnCtx<'a> {
             }
             _ => vec![lca],
         };
-        if let Some(outer) = self
+        // Out to the outermost loop, but not past the declaration of data the kernels use
+        // (arrays allocated in each iteration of an outer loop: the region goes inside it).
+        let loops: Vec<StmtId> = self
             .tree
             .ancestors(range[0])
             .skip(1)
             .filter(|s| is_loop(self.tree.kind(*s)))
-            .last()
-        {
+            .collect();
+        let kernels = kernel_stmts(self.module, self.func);
+        for outer in loops {
+            if self.declares_device_data(outer, &kernels) {
+                break;
+            }
             range = vec![outer];
         }
         self.region_over(range)
+    }
+
+    /// Whether statement `s` declares (outside any kernel) an array or pointer of this
+    /// function that kernels inside `s` use: a region around `s` could not map it.
+    fn declares_device_data(&self, s: StmtId, kernels: &[StmtId]) -> bool {
+        let span = self.tree.span(s);
+        self.events.iter().enumerate().any(|(i, evs)| {
+            self.in_span(i, span)
+                && evs.iter().any(|(o, dev, ..)| {
+                    let Object::Var(v) = o else { return false };
+                    let var = self.module.var(*v);
+                    let Some(decl) = var.span else { return false };
+                    *dev && var.function == Some(self.id)
+                        && !var.declare_target
+                        && !var.ty.referent().is_scalar()
+                        && contains(span, decl)
+                        && !kernels.iter().any(|k| contains(self.tree.span(*k), decl))
+                })
+        })
     }
 
     /// `region` grown over the sibling statements that follow it up to the last use of a

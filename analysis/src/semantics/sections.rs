@@ -1419,8 +1419,8 @@ fn extreme(
 /// size (`sizeof` is folded by the front end). Assignments of a null pointer are ignored; any
 /// other assignment, `var += k`, `var++` or `&var` elsewhere gives None, and so do two
 /// allocations of different lengths. Only `func`'s statements are looked at; the length is in
-/// terms of the variables as they are at the allocation. C++ `new T[n]` is not recognised (the
-/// IR does not tell it from `new T(n)`).
+/// terms of the variables as they are at the allocation. C++ `new T[n]` counts `n` elements
+/// when `T` is the pointer's own element type.
 pub fn allocation_length(module: &Module, func: FuncId, var: VarId) -> Option<Poly> {
     allocation(module, func, var, false)
 }
@@ -1445,10 +1445,10 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
     };
     let is_var = |e: ExprId| matches!(f.expr(strip(e)).kind, ExprKind::Var(x) if x == var);
     // Size expressions in bytes (None: an assignment that is not an allocation).
-    let mut sizes: Vec<Option<Vec<ExprId>>> = Vec::new();
+    let mut sizes: Vec<Option<AllocSize>> = Vec::new();
     let mut memalign_addr: BTreeSet<ExprId> = BTreeSet::new();
-    let alloc_bytes = |rhs: ExprId| -> Option<Option<Vec<ExprId>>> {
-        let rhs = strip(rhs);
+    let alloc_bytes = |written: ExprId| -> Option<Option<AllocSize>> {
+        let rhs = strip(written);
         match &f.expr(rhs).kind {
             ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. } => None,
             ExprKind::Call { callee, args, .. } => {
@@ -1466,8 +1466,14 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
                     }
                     _ => None,
                 };
-                Some(bytes)
+                Some(bytes.map(AllocSize::Bytes))
             }
+            // `new T[n]` into a `T *` (a cast in between could change the element's size).
+            ExprKind::NewArray {
+                len,
+                elem_size: Some(size),
+                ..
+            } if rhs == written && *size == elem as u64 => Some(Some(AllocSize::Elements(*len))),
             _ => Some(None),
         }
     };
@@ -1487,7 +1493,7 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
                 if let ExprKind::Unary(UnaryOp::AddrOf, x) = f.expr(a0).kind {
                     if is_var(x) {
                         memalign_addr.insert(a0);
-                        sizes.push(Some(vec![args[2]]));
+                        sizes.push(Some(AllocSize::Bytes(vec![args[2]])));
                     }
                 }
             }
@@ -1511,20 +1517,33 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
     };
     let mut found: Option<Poly> = None;
     for s in sizes {
-        let mut bytes = Poly::constant(1);
-        for e in s? {
-            bytes = bytes.mul(&polys.poly(through_fixed_locals(module, f, e))?);
-        }
-        let len = bytes.div(elem)?;
-        if len.scale(elem) != bytes {
-            return None;
-        }
+        let len = match s? {
+            AllocSize::Bytes(factors) => {
+                let mut bytes = Poly::constant(1);
+                for e in factors {
+                    bytes = bytes.mul(&polys.poly(through_fixed_locals(module, f, e))?);
+                }
+                let len = bytes.div(elem)?;
+                if len.scale(elem) != bytes {
+                    return None;
+                }
+                len
+            }
+            AllocSize::Elements(n) => polys.poly(through_fixed_locals(module, f, n))?,
+        };
         match &found {
             Some(p) if *p != len => return None,
             _ => found = Some(len),
         }
     }
     found
+}
+
+/// How an allocation gives its size: bytes as a product of factors (`malloc(n * sizeof(T))`,
+/// `calloc(n, sizeof(T))`), or a count of the pointer's own elements (`new T[n]`).
+enum AllocSize {
+    Bytes(Vec<ExprId>),
+    Elements(ExprId),
 }
 
 /// `e`, or the initialiser of the local it names when that local is never assigned after its
@@ -1711,6 +1730,7 @@ fn only_allocations<'a>(
             {
                 Some(true)
             }
+            ExprKind::NewArray { .. } => Some(true),
             _ => None,
         };
         for st in &f.stmts {

@@ -750,6 +750,9 @@ pub(crate) fn children(k: &ExprKind) -> Vec<ExprId> {
         ExprKind::Cond(a, b, c) => vec![*a, *b, *c],
         ExprKind::InitList(items) => items.clone(),
         ExprKind::Other { children, .. } => children.clone(),
+        ExprKind::NewArray { len, init, .. } => {
+            std::iter::once(*len).chain(init.iter().copied()).collect()
+        }
         ExprKind::Var(_)
         | ExprKind::Func(_)
         | ExprKind::Int { .. }
