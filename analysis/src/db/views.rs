@@ -259,6 +259,7 @@ impl<'a> Mapper<'a> {
 
     fn diagnostic(&self, d: &PlanDiagnostic, module: &Module) -> Option<PlanDiagnostic> {
         Some(PlanDiagnostic {
+            unmapped: d.unmapped.clone(),
             severity: d.severity,
             span: self.span(d.span)?,
             message: self.text(&d.message, module),

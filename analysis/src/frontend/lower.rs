@@ -264,6 +264,7 @@ impl<'a> Lowerer<'a> {
                 | CXCursor_ConversionFunction
         ) && !c.is_static_method();
         let qualified_name = qualified_name(c, &name);
+        let builtin = is_compiler_builtin(&name);
         let ret = c.ty().result();
         self.module.functions.push(Function {
             name,
@@ -271,8 +272,8 @@ impl<'a> Lowerer<'a> {
             params: Vec::new(),
             return_type: lower_type(ret, 0),
             has_body: false,
-            in_main_file: c.location().is_some(),
-            in_system_header: c.in_system_header(),
+            in_main_file: c.location().is_some() && !builtin,
+            in_system_header: c.in_system_header() || builtin,
             span: None,
             name_span: None,
             is_method,
@@ -285,9 +286,19 @@ impl<'a> Lowerer<'a> {
             offloads_unseen: false,
             maps_own_data: false,
         });
-        // Parameters of the first declaration seen; a definition replaces them.
-        let params = c
-            .arguments()
+        // Parameters of the first declaration seen; a definition replaces them. (libclang
+        // numbers no arguments for a function template: its parameters are its children.
+        // Those of the standard library's templates stay unknown: `std::swap(T &, T &)` of
+        // two pointers would read as a use of their data; swaps are modelled on their own.)
+        let parm_decls = if c.kind() == CXCursor_FunctionTemplate && !c.in_system_header() {
+            c.children()
+                .into_iter()
+                .filter(|k| k.kind() == CXCursor_ParmDecl)
+                .collect()
+        } else {
+            c.arguments()
+        };
+        let params = parm_decls
             .into_iter()
             .map(|p| self.new_var(p, Storage::Parameter, Some(id)))
             .collect();
@@ -1379,6 +1390,15 @@ impl<'a> Lowerer<'a> {
             args,
         }
     }
+}
+
+/// A function the compiler declares itself where it is first used (`__builtin_popcountll`,
+/// `__sync_fetch_and_add`): libclang places that declaration at the call, in the main file,
+/// but it is a library function like those of system headers.
+fn is_compiler_builtin(name: &str) -> bool {
+    ["__builtin_", "__sync_", "__atomic_"]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// The one free function a call in a template can mean before instantiation (`f<T>(x)`,

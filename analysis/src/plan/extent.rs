@@ -130,6 +130,13 @@ fn of_any_scope(
                     break;
                 }
             }
+            // A section that may start before the pointer (`in[i - w/2]` under a guard
+            // `i - w/2 >= 0` omplens does not read) would map memory outside the data, and
+            // extend a caller's mapping: the allocation's extent, or no map.
+            let starts_before = section
+                .as_ref()
+                .is_some_and(|s| !s.lower.nonneg_coefficients());
+            let section = section.filter(|_| !starts_before);
             // The whole allocation, of `v` or of the pointer `v` is an exact copy of
             // (`float *w = weights_1d;`).
             let section = section.or_else(|| {
@@ -153,6 +160,10 @@ fn of_any_scope(
                     })
                 }
                 None => Err(match here {
+                    Ok(s) if starts_before => format!(
+                        "the kernels' accesses to `{}` may reach below its first element (`{}[{s}]`), and the length of its allocation is not known here",
+                        var.name, var.name
+                    ),
                     Err(Unbounded {
                         span: Some(at),
                         text,

@@ -114,6 +114,11 @@ pub struct PlanDiagnostic {
     pub severity: Severity,
     pub span: Span,
     pub message: String,
+    /// The variable whose data the plan could not bound (its map is left to the
+    /// programmer), as (function's qualified name, variable's name): `fix --replace` keeps
+    /// the programmer's own constructs naming it there. Names, not ids: a plan made over
+    /// part of a file numbers its variables on its own.
+    pub unmapped: Option<(String, String)>,
 }
 
 #[derive(Clone, Debug, PartialEq, Default)]

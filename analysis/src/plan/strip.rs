@@ -27,6 +27,14 @@ fn passed_to_unseen_calls(module: &Module, func: FuncId) -> HashSet<VarId> {
         let mut stack: Vec<_> = args.clone();
         while let Some(a) = stack.pop() {
             let kind = &f.expr(a).kind;
+            // An element's value (`g(a[i])`, `g(*p)`) gives the callee no way to the data.
+            let element = matches!(
+                kind,
+                ExprKind::Subscript(..) | ExprKind::Unary(crate::ir::UnaryOp::Deref, _)
+            );
+            if element && f.expr(a).class == crate::ir::TypeClass::Scalar {
+                continue;
+            }
             if let ExprKind::Var(v) = kind {
                 out.insert(*v);
             }
@@ -50,25 +58,33 @@ fn line_end(src: &str, offset: usize) -> usize {
 
 /// Edits deleting every data-mapping directive line and every `map` clause of `module`'s main
 /// file (`source` is its text). A directive that governs a block leaves the block in place.
-pub fn strip_mappings(module: &Module, source: &str) -> Vec<TextEdit> {
+/// `keep` lists (function, variable) pairs, by qualified and plain name, whose constructs stay.
+pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) -> Vec<TextEdit> {
     let mut edits = Vec::new();
     let mut unseen: HashMap<FuncId, HashSet<VarId>> = HashMap::new();
+    // A variable of `keep` in its function (data the synthesis cannot bound).
+    let kept = |f: FuncId, v: VarId| {
+        let func = &module.function(f).qualified_name;
+        let name = &module.var(v).name;
+        keep.iter().any(|(kf, kv)| kf == func && kv == name)
+    };
     for d in &module.directives {
         let dir = &d.directive;
         // A data construct naming data that goes to a call omplens cannot see into (its
-        // kernels in a header or another file, a template or lambda it cannot resolve) stays
-        // as the programmer wrote it: nothing synthesized could replace it (issue 16: never
-        // map less than the input did).
+        // kernels in a header or another file, a template or lambda it cannot resolve), or
+        // data whose extent the synthesis cannot bound (`keep`), stays as the programmer
+        // wrote it: nothing synthesized could replace it (issue 16: never map less than the
+        // input did).
         if dir.kind.is_data_mapping() {
             if let Some(f) = d.function {
                 let passed = unseen
                     .entry(f)
                     .or_insert_with(|| passed_to_unseen_calls(module, f));
-                let names_passed = d
-                    .bindings
-                    .iter()
-                    .any(|b| matches!(b.target, BindingTarget::Var(v) if passed.contains(&v)));
-                if names_passed {
+                let names_kept = d.bindings.iter().any(|b| match b.target {
+                    BindingTarget::Var(v) => passed.contains(&v) || kept(f, v),
+                    _ => false,
+                });
+                if names_kept {
                     continue;
                 }
             }
@@ -104,6 +120,16 @@ pub fn strip_mappings(module: &Module, source: &str) -> Vec<TextEdit> {
         } else if dir.kind.is_offload_kernel() {
             for c in &dir.clauses {
                 if c.name() != "map" {
+                    continue;
+                }
+                let names_kept = d.function.is_some_and(|f| {
+                    d.bindings.iter().any(|b| {
+                        c.span.start <= b.span.start
+                            && b.span.end <= c.span.end
+                            && matches!(b.target, BindingTarget::Var(v) if kept(f, v))
+                    })
+                });
+                if names_kept {
                     continue;
                 }
                 // The clause and the blanks before it.

@@ -425,6 +425,7 @@ impl<'a> FnCtx<'a> {
                         ok = false;
                         let var = self.module.var(*v);
                         diags.push(PlanDiagnostic {
+                            unmapped: None,
                             severity: Severity::Error,
                             span: var.span.unwrap_or(self.tree.span(s)),
                             message: format!(
@@ -448,6 +449,7 @@ impl<'a> FnCtx<'a> {
                 StmtKind::Return(_) | StmtKind::Goto(_) => {
                     ok = false;
                     diags.push(PlanDiagnostic {
+                        unmapped: None,
                         severity: Severity::Error,
                         span: self.tree.span(s),
                         message: format!(
@@ -501,6 +503,7 @@ impl<'a> FnCtx<'a> {
                 }
                 if var.function == Some(self.id) && contains(region.span, decl) {
                     diags.push(PlanDiagnostic {
+                        unmapped: None,
                         severity: Severity::Error,
                         span: decl,
                         message: format!(
@@ -579,6 +582,7 @@ impl<'a> FnCtx<'a> {
         {
             let span = self.node_stmt_span(i).unwrap_or(region.span);
             diags.push(PlanDiagnostic {
+                unmapped: None,
                 severity: Severity::Warning,
                 span,
                 message: format!(
@@ -605,6 +609,13 @@ impl<'a> FnCtx<'a> {
             Ok(e) => e,
             Err(why) => {
                 diags.push(PlanDiagnostic {
+                    unmapped: match o {
+                        Object::Var(v) => Some((
+                            self.func.qualified_name.clone(),
+                            self.module.var(*v).name.clone(),
+                        )),
+                        Object::Member(_) => None,
+                    },
                     severity: Severity::Warning,
                     span: seeds
                         .first()

@@ -13,7 +13,7 @@ use super::sections;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{BlockId, Cfg, Exec, LoopId};
 use crate::ir::{device, FuncId, IndexVec, Module, StmtId, VarId};
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Data the analysis follows: a variable (for a pointer, the data it points to) or a data
 /// member of `this`.
@@ -478,6 +478,33 @@ pub(crate) fn node_events(
             .and_modify(|x| *x = None)
             .or_insert(Some(v));
     }
+    // Local pointers a kernel declares into one variable's data (`float *row = in + b * n;`):
+    // their accesses are accesses of that variable's data, which a clause can name (the
+    // local cannot be). Aliases on the host keep their identity: a clause on the kernel
+    // must name the pointer the kernel uses. A local a clause names keeps its own too.
+    let named: HashSet<VarId> = module
+        .directives
+        .iter()
+        .filter(|d| d.function == Some(id))
+        .flat_map(|d| &d.bindings)
+        .filter_map(|b| match b.target {
+            crate::ir::BindingTarget::Var(v) => Some(v),
+            _ => None,
+        })
+        .collect();
+    let kernel_spans: Vec<crate::pragma::Span> = crate::ir::kernel_stmts(module, func)
+        .into_iter()
+        .map(|k| func.stmt(k).span)
+        .collect();
+    let in_kernel = |v: VarId| {
+        module.var(v).span.is_some_and(|d| {
+            kernel_spans
+                .iter()
+                .any(|k| k.start <= d.start && d.end <= k.end)
+        })
+    };
+    let aliases =
+        super::effects::local_aliases(module, func, |l| named.contains(&l) || !in_kernel(l));
     let object_of = |a: &Access| -> Option<Object> {
         match a.root {
             Root::This => match member_path(a).first() {
@@ -492,7 +519,13 @@ pub(crate) fn node_events(
                 // A pointer's own value (no path, not passed by address) is not its data.
                 let pointer_value =
                     module.var(v).ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
-                (!pointer_value).then_some(Object::Var(v))
+                if pointer_value {
+                    return None;
+                }
+                match aliases.roots.get(&v).map(Vec::as_slice) {
+                    Some([root]) => Some(Object::Var(*root)),
+                    _ => Some(Object::Var(v)),
+                }
             }
         }
     };

@@ -61,11 +61,26 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
     let findings = load::uncancelled(file.analysis().findings(path))?;
     let baseline = gate::Baseline::of(path, &clang_args, &source, &module, &findings);
     if replace {
-        let strip = plan::strip::strip_mappings(&module, &source);
+        let strip = plan::strip::strip_mappings(&module, &source, &[]);
         if !strip.is_empty() {
-            source = text::apply(&source, &strip);
+            let original_module = module;
+            source = text::apply(&original, &strip);
             file.set_text(source.clone());
             module = file.module()?;
+            // Data the synthesis cannot bound (an index from a team number, an indirect
+            // one): the programmer's constructs naming it stay, and the rest is planned again.
+            let plan = load::uncancelled(file.analysis().plan(path))?;
+            let keep: Vec<(String, String)> = plan
+                .iter()
+                .flat_map(|p| &p.diagnostics)
+                .filter_map(|d| d.unmapped.clone())
+                .collect();
+            if !keep.is_empty() {
+                let strip = plan::strip::strip_mappings(&original_module, &original, &keep);
+                source = text::apply(&original, &strip);
+                file.set_text(source.clone());
+                module = file.module()?;
+            }
         }
     }
     let parse_ms = t0.elapsed().as_secs_f64() * 1e3;
