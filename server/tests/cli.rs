@@ -255,3 +255,29 @@ fn fix_to_dev_null_leaves_the_device_alone() {
         "omplens replaced /dev/null with a regular file"
     );
 }
+
+/// A source file that is not UTF-8 (a Latin-1 `©` in its header comment, as in HeCBench's
+/// eigenvalue) is fixed and written back with every byte it had; `check --fix` too.
+#[test]
+fn fix_keeps_the_bytes_of_a_file_that_is_not_utf8() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("latin1.c");
+    let mut text = b"/* Copyright \xa9 2011 J\xf6rg */\n".to_vec();
+    text.extend_from_slice(
+        b"#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  int n = 256;\n  double *v = (double *)malloc(n * sizeof(double));\n  for (int i = 0; i < n; i++)\n    v[i] = i;\n#pragma omp target teams distribute parallel for\n  for (int i = 0; i < n; i++)\n    v[i] *= 2.0; /* \xb5s */\n  printf(\"%.1f\\n\", v[n - 1]);\n  free(v);\n  return 0;\n}\n",
+    );
+    std::fs::write(&program, &text).unwrap();
+    let o = omplens(&["fix", "--in-place", program.to_str().unwrap()]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let fixed = std::fs::read(&program).unwrap();
+    assert!(
+        fixed.starts_with(b"/* Copyright \xa9 2011 J\xf6rg */\n"),
+        "the Latin-1 comment is kept byte for byte"
+    );
+    assert!(fixed.windows(9).any(|w| w == b"/* \xb5s */\n"));
+    let fixed_text = String::from_utf8_lossy(&fixed);
+    assert!(
+        fixed_text.contains("map(tofrom: v[0:n])"),
+        "the kernel is mapped: {fixed_text}"
+    );
+}

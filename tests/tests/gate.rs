@@ -394,3 +394,25 @@ fn replace_keeps_the_programmers_map_of_data_it_cannot_bound() {
         "the region stays: {stdout}"
     );
 }
+
+/// The same through a call: the kernel's function cannot bound its parameters, so the
+/// caller's region naming the arguments stays as the programmer wrote it (HeCBench's gelu,
+/// where a synthesized region replaced it and the rewrite was refused).
+#[test]
+fn replace_keeps_the_callers_map_of_parameters_it_cannot_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("main.c");
+    std::fs::write(&program, "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic void twice(const float *in, float *out, int teams) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n  {\n    int k = omp_get_team_num() * 64 + omp_get_thread_num();\n    out[k] = 2.0f * in[k];\n  }\n}\nstatic double run(int n, int teams) {\n  float *in = (float *)malloc(n * sizeof(float));\n  float *out = (float *)malloc(n * sizeof(float));\n  for (size_t i = 0; i < (size_t)n; i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])\n  {\n    twice(in, out, teams);\n    twice(out, out, teams);\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64, 16));\n  return 0;\n}\n").unwrap();
+    let o = fix(&["--replace", "-o", "-", program.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])"),
+        "the programmer's region stays, as written: {stdout}"
+    );
+}

@@ -156,3 +156,49 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
     }
     out
 }
+
+/// `keep` grown over calls: a parameter kept in its function keeps, in every caller of that
+/// function in `module`, the variable passed for it (`gelu(output, …)` keeps `output` where
+/// the callee's `src` could not be bounded), up through the callers' own callers.
+pub fn keep_through_callers(module: &Module, keep: &[(String, String)]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = keep.to_vec();
+    let mut i = 0;
+    while i < out.len() {
+        let (func, var) = out[i].clone();
+        i += 1;
+        let callees: Vec<(FuncId, usize)> = module
+            .functions
+            .iter_enumerated()
+            .filter(|(_, f)| f.qualified_name == func)
+            .filter_map(|(id, f)| {
+                let k = f.params.iter().position(|p| module.var(*p).name == var)?;
+                Some((id, k))
+            })
+            .collect();
+        for f in &module.functions {
+            for e in &f.exprs {
+                let ExprKind::Call {
+                    callee: Callee::Direct(c),
+                    args,
+                    ..
+                } = &e.kind
+                else {
+                    continue;
+                };
+                for (callee, k) in &callees {
+                    if c != callee {
+                        continue;
+                    }
+                    let Some(v) = args.get(*k).and_then(|a| f.var_through_casts(*a)) else {
+                        continue;
+                    };
+                    let item = (f.qualified_name.clone(), module.var(v).name.clone());
+                    if !out.contains(&item) {
+                        out.push(item);
+                    }
+                }
+            }
+        }
+    }
+    out
+}

@@ -7,8 +7,10 @@
 //! - [`lines`]: [`LineIndex`], offsets to lines with byte, character and UTF-16 columns;
 //! - [`scan`]: the C/C++ raw-text scanner (comments, literals, raw strings, continuations);
 //! - [`diff`]: unified diffs;
+//! - [`bytes`]: files that are not UTF-8, read as text and written back byte for byte;
 //! - [`markers`]: line markers in messages of a piece of a file.
 
+pub mod bytes;
 pub mod diff;
 pub mod edit;
 pub mod lines;

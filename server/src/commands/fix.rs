@@ -31,9 +31,16 @@ struct Planned {
     analysis_ms: f64,
 }
 
+/// The file's text; bytes that are not UTF-8 (a Latin-1 comment) are kept as escapes that
+/// [`text::bytes::encode`] writes back unchanged.
 fn read_source(path: &Path) -> Result<String> {
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    String::from_utf8(bytes).map_err(|_| anyhow::anyhow!("{}: not UTF-8 text", path.display()))
+    text::bytes::decode(&bytes).map(|(t, _)| t).ok_or_else(|| {
+        anyhow::anyhow!(
+            "{}: not UTF-8 text, and it holds characters U+10FF80..U+10FFFF, which omplens uses to keep such bytes: nothing written",
+            path.display()
+        )
+    })
 }
 
 fn clang_errors(module: &Module) -> Vec<String> {
@@ -75,6 +82,7 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
                 .flat_map(|p| &p.diagnostics)
                 .filter_map(|d| d.unmapped.clone())
                 .collect();
+            let keep = plan::strip::keep_through_callers(&module, &keep);
             if !keep.is_empty() {
                 let strip = plan::strip::strip_mappings(&original_module, &original, &keep);
                 source = text::apply(&original, &strip);
@@ -167,19 +175,23 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     } else if args.diff {
         let label = path.display().to_string();
         let d = text::unified_diff(&label, &label, original, &fixed);
-        let _ = std::io::stdout().lock().write_all(d.as_bytes());
+        let _ = std::io::stdout().lock().write_all(&text::bytes::encode(&d));
     } else if args.in_place {
         if &fixed != original {
-            write_atomic(path, &fixed)?;
+            write_atomic(path, &text::bytes::encode(&fixed))?;
         }
     } else if let Some(out) = &args.output {
         if out.as_os_str() == "-" {
-            let _ = std::io::stdout().lock().write_all(fixed.as_bytes());
+            let _ = std::io::stdout()
+                .lock()
+                .write_all(&text::bytes::encode(&fixed));
         } else {
-            write_atomic(out, &fixed)?;
+            write_atomic(out, &text::bytes::encode(&fixed))?;
         }
     } else {
-        let _ = std::io::stdout().lock().write_all(fixed.as_bytes());
+        let _ = std::io::stdout()
+            .lock()
+            .write_all(&text::bytes::encode(&fixed));
     }
     if args.timings {
         eprintln!(

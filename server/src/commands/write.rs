@@ -4,16 +4,16 @@ use anyhow::{Context, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-/// Writes `text` to `target` so that a reader never sees a half-written file: a temporary
+/// Writes `bytes` to `target` so that a reader never sees a half-written file: a temporary
 /// file beside the real file, then a rename over it, keeping the original's permissions.
 /// A symbolic link is followed (the link stays, its target is replaced). Something that is
 /// not a regular file (`-o /dev/null`, a FIFO) is written in place: renaming over it would
 /// replace the device node with a plain file.
-pub fn write_atomic(target: &Path, text: &str) -> Result<()> {
+pub fn write_atomic(target: &Path, bytes: &[u8]) -> Result<()> {
     let real = resolve(target)?;
     if let Ok(meta) = std::fs::metadata(&real) {
         if !meta.is_file() {
-            return std::fs::write(&real, text)
+            return std::fs::write(&real, bytes)
                 .with_context(|| format!("writing {}", target.display()));
         }
     }
@@ -23,7 +23,7 @@ pub fn write_atomic(target: &Path, text: &str) -> Result<()> {
     };
     let mut tmp = tempfile::NamedTempFile::new_in(dir)
         .with_context(|| format!("creating a temporary file in {}", dir.display()))?;
-    tmp.write_all(text.as_bytes())?;
+    tmp.write_all(bytes)?;
     tmp.as_file().sync_all()?;
     if let Ok(meta) = std::fs::metadata(&real) {
         let _ = std::fs::set_permissions(tmp.path(), meta.permissions());

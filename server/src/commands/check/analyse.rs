@@ -237,9 +237,11 @@ fn load_file(job: &Job) -> Result<Loaded> {
     let path = job.path;
     let args = job.args.clone().map_err(anyhow::Error::msg)?;
     let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
-    let (text, lossless) = match String::from_utf8(bytes) {
-        Ok(t) => (t, true),
-        Err(e) => (String::from_utf8_lossy(e.as_bytes()).into_owned(), false),
+    // Bytes that are not UTF-8 are kept as escapes (`--fix` writes them back); only a file
+    // that holds the escape characters themselves is read lossily, and never rewritten.
+    let (text, lossless) = match text::bytes::decode(&bytes) {
+        Some((t, _)) => (t, true),
+        None => (String::from_utf8_lossy(&bytes).into_owned(), false),
     };
     Ok(Loaded {
         text,
@@ -360,7 +362,10 @@ fn fix(
     if !loaded.lossless {
         c.notes.insert(
             0,
-            format!("{}: not UTF-8 text; no fixes written", path.display()),
+            format!(
+                "{}: not UTF-8 text, and it holds characters U+10FF80..U+10FFFF, which omplens uses to keep such bytes; no fixes written",
+                path.display()
+            ),
         );
         return Ok(1);
     }
@@ -444,7 +449,7 @@ fn fix(
     let n = skipped.len();
     c.notes.splice(0..0, skipped);
     if new != c.text {
-        write_atomic(path, &new)?;
+        write_atomic(path, &text::bytes::encode(&new))?;
         c.fixed = taken.len();
         c.text = new;
     }
