@@ -339,27 +339,29 @@ fn a_header_function_with_host_pragmas_only_is_no_kernel_launcher() {
     assert!(!stderr.contains("gap"), "{stderr}");
 }
 
-/// A compiler builtin in a kernel (`__builtin_popcountl(data[i])`) is a library function, and
-/// an element's value passed to a call gives it no way to the array: `--replace` takes the
-/// programmer's region out and writes its own (HeCBench's popcount kept the expert's region,
-/// and what omplens added around it was refused).
-#[test]
-fn builtins_and_element_values_do_not_keep_the_programmers_region() {
+/// `omplens fix --replace` of the C program `text` (in a temporary directory); it must write
+/// the rewrite (exit 0), which is returned.
+fn replaced(text: &str) -> String {
     let dir = tempfile::tempdir().unwrap();
     let program = dir.path().join("main.c");
-    std::fs::write(
-        &program,
-        "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  int n = 1000;\n  unsigned long *data = malloc(n * sizeof(unsigned long));\n  int *count = malloc(n * sizeof(int));\n  for (int i = 0; i < n; i++)\n    data[i] = (unsigned long)i * 2654435761u;\n#pragma omp target data map(tofrom: data[0:n]) map(tofrom: count[0:n])\n  {\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < n; i++)\n      count[i] = __builtin_popcountl(data[i]);\n  }\n  long s = 0;\n  for (int i = 0; i < n; i++)\n    s += count[i];\n  printf(\"%ld\\n\", s);\n  free(data);\n  free(count);\n  return 0;\n}\n",
-    )
-    .unwrap();
+    std::fs::write(&program, text).unwrap();
     let o = fix(&["--replace", "-o", "-", program.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(
         o.status.code(),
         Some(0),
         "{}",
         String::from_utf8_lossy(&o.stderr)
     );
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+/// A compiler builtin in a kernel (`__builtin_popcountl(data[i])`) is a library function, and
+/// an element's value passed to a call gives it no way to the array: `--replace` takes the
+/// programmer's region out and writes its own (HeCBench's popcount kept the expert's region,
+/// and what omplens added around it was refused).
+#[test]
+fn builtins_and_element_values_do_not_keep_the_programmers_region() {
+    let stdout = replaced("#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  int n = 1000;\n  unsigned long *data = malloc(n * sizeof(unsigned long));\n  int *count = malloc(n * sizeof(int));\n  for (int i = 0; i < n; i++)\n    data[i] = (unsigned long)i * 2654435761u;\n#pragma omp target data map(tofrom: data[0:n]) map(tofrom: count[0:n])\n  {\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < n; i++)\n      count[i] = __builtin_popcountl(data[i]);\n  }\n  long s = 0;\n  for (int i = 0; i < n; i++)\n    s += count[i];\n  printf(\"%ld\\n\", s);\n  free(data);\n  free(count);\n  return 0;\n}\n");
     assert!(
         !stdout.contains("map(tofrom: data[0:n])"),
         "the programmer's region is replaced: {stdout}"
@@ -376,17 +378,7 @@ fn builtins_and_element_values_do_not_keep_the_programmers_region() {
 /// come from `omp_get_team_num()`).
 #[test]
 fn replace_keeps_the_programmers_map_of_data_it_cannot_bound() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("main.c");
-    std::fs::write(&program, "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *out = (float *)malloc(bytes);\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])\n  {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n    {\n      int k = omp_get_team_num() * 64 + omp_get_thread_num();\n      out[k] = 2.0f * in[k];\n    }\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n").unwrap();
-    let o = fix(&["--replace", "-o", "-", program.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *out = (float *)malloc(bytes);\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])\n  {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n    {\n      int k = omp_get_team_num() * 64 + omp_get_thread_num();\n      out[k] = 2.0f * in[k];\n    }\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
     assert!(
         stdout.contains(
             "#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])"
@@ -400,17 +392,7 @@ fn replace_keeps_the_programmers_map_of_data_it_cannot_bound() {
 /// where a synthesized region replaced it and the rewrite was refused).
 #[test]
 fn replace_keeps_the_callers_map_of_parameters_it_cannot_bound() {
-    let dir = tempfile::tempdir().unwrap();
-    let program = dir.path().join("main.c");
-    std::fs::write(&program, "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic void twice(const float *in, float *out, int teams) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n  {\n    int k = omp_get_team_num() * 64 + omp_get_thread_num();\n    out[k] = 2.0f * in[k];\n  }\n}\nstatic double run(int n, int teams) {\n  float *in = (float *)malloc(n * sizeof(float));\n  float *out = (float *)malloc(n * sizeof(float));\n  for (size_t i = 0; i < (size_t)n; i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])\n  {\n    twice(in, out, teams);\n    twice(out, out, teams);\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64, 16));\n  return 0;\n}\n").unwrap();
-    let o = fix(&["--replace", "-o", "-", program.to_str().unwrap()]);
-    let stdout = String::from_utf8_lossy(&o.stdout);
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic void twice(const float *in, float *out, int teams) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n  {\n    int k = omp_get_team_num() * 64 + omp_get_thread_num();\n    out[k] = 2.0f * in[k];\n  }\n}\nstatic double run(int n, int teams) {\n  float *in = (float *)malloc(n * sizeof(float));\n  float *out = (float *)malloc(n * sizeof(float));\n  for (size_t i = 0; i < (size_t)n; i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])\n  {\n    twice(in, out, teams);\n    twice(out, out, teams);\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64, 16));\n  return 0;\n}\n");
     assert!(
         stdout.contains("#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])"),
         "the programmer's region stays, as written: {stdout}"
