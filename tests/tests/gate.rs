@@ -398,3 +398,17 @@ fn replace_keeps_the_callers_map_of_parameters_it_cannot_bound() {
         "the programmer's region stays, as written: {stdout}"
     );
 }
+
+/// A construct kept for data the synthesis cannot bound keeps the other constructs naming what
+/// it maps: its `update from(res)` stays with the region that maps `res` (HeCBench's rfs,
+/// where the update was taken out and the rewrite was refused for a stale host read).
+#[test]
+fn replace_keeps_the_updates_of_a_kept_region() {
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *res = (float *)malloc(teams * sizeof(float));\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n  double s = 0.0;\n#pragma omp target data map(to: in[0:teams * 64]) map(alloc: res[0:teams])\n  {\n    for (int r = 0; r < 2; r++) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n      {\n        int t = omp_get_team_num();\n        res[t] = in[t * 64] + (float)r;\n      }\n#pragma omp target update from(res[0:teams])\n      for (int i = 0; i < teams; i++)\n        s += res[i];\n    }\n  }\n  free(in);\n  free(res);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
+    assert!(
+        stdout
+            .contains("#pragma omp target data map(to: in[0:teams * 64]) map(alloc: res[0:teams])")
+            && stdout.contains("#pragma omp target update from(res[0:teams])"),
+        "{stdout}"
+    );
+}

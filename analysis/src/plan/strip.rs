@@ -4,7 +4,7 @@
 
 use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, VarId};
 use crate::text::TextEdit;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
 /// The variables `func` passes (in any argument expression: `p`, `p + k`, `(float *)p`,
 /// `&p[0]`) to a call omplens cannot see into: a project function without a body here, one
@@ -61,33 +61,60 @@ fn line_end(src: &str, offset: usize) -> usize {
 /// `keep` lists (function, variable) pairs, by qualified and plain name, whose constructs stay.
 pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) -> Vec<TextEdit> {
     let mut edits = Vec::new();
-    let mut unseen: HashMap<FuncId, HashSet<VarId>> = HashMap::new();
-    // A variable of `keep` in its function (data the synthesis cannot bound).
-    let kept = |f: FuncId, v: VarId| {
-        let func = &module.function(f).qualified_name;
-        let name = &module.var(v).name;
-        keep.iter().any(|(kf, kv)| kf == func && kv == name)
-    };
-    for d in &module.directives {
-        let dir = &d.directive;
-        // A data construct naming data that goes to a call omplens cannot see into (its
-        // kernels in a header or another file, a template or lambda it cannot resolve), or
-        // data whose extent the synthesis cannot bound (`keep`), stays as the programmer
-        // wrote it: nothing synthesized could replace it (issue 16: never map less than the
-        // input did).
-        if dir.kind.is_data_mapping() {
-            if let Some(f) = d.function {
-                let passed = unseen
-                    .entry(f)
-                    .or_insert_with(|| passed_to_unseen_calls(module, f));
-                let names_kept = d.bindings.iter().any(|b| match b.target {
-                    BindingTarget::Var(v) => passed.contains(&v) || kept(f, v),
-                    _ => false,
-                });
-                if names_kept {
-                    continue;
-                }
+    // A data construct naming data that goes to a call omplens cannot see into (its kernels
+    // in a header or another file, a template or lambda it cannot resolve), or data whose
+    // extent the synthesis cannot bound (`keep`), stays as the programmer wrote it: nothing
+    // synthesized could replace it (issue 16: never map less than the input did). So do the
+    // other constructs naming any variable a kept one names (its `update`s, the `exit data`
+    // of its `enter data`): the synthesis leaves data the programmer maps alone.
+    let mut kept_vars: HashSet<(FuncId, VarId)> = HashSet::new();
+    for f in module.functions.indices() {
+        for v in passed_to_unseen_calls(module, f) {
+            kept_vars.insert((f, v));
+        }
+    }
+    for (id, var) in module.vars.iter_enumerated() {
+        if let Some(f) = var.function {
+            let func = &module.function(f).qualified_name;
+            if keep.iter().any(|(kf, kv)| kf == func && *kv == var.name) {
+                kept_vars.insert((f, id));
             }
+        }
+    }
+    let vars_of = |d: &crate::ir::DirectiveInfo| -> Vec<(FuncId, VarId)> {
+        let Some(f) = d.function else {
+            return Vec::new();
+        };
+        d.bindings
+            .iter()
+            .filter_map(|b| match b.target {
+                BindingTarget::Var(v) => Some((f, v)),
+                _ => None,
+            })
+            .collect()
+    };
+    let mut kept_dirs: HashSet<crate::ir::DirId> = HashSet::new();
+    loop {
+        let mut grew = false;
+        for (id, d) in module.directives.iter_enumerated() {
+            if !d.directive.kind.is_data_mapping() || kept_dirs.contains(&id) {
+                continue;
+            }
+            let vars = vars_of(d);
+            if vars.iter().any(|x| kept_vars.contains(x)) {
+                kept_dirs.insert(id);
+                kept_vars.extend(vars);
+                grew = true;
+            }
+        }
+        if !grew {
+            break;
+        }
+    }
+    for (id, d) in module.directives.iter_enumerated() {
+        let dir = &d.directive;
+        if kept_dirs.contains(&id) {
+            continue;
         }
         let (start, end) = (dir.span.start as usize, dir.span.end as usize);
         if end > source.len()
@@ -126,7 +153,7 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
                     d.bindings.iter().any(|b| {
                         c.span.start <= b.span.start
                             && b.span.end <= c.span.end
-                            && matches!(b.target, BindingTarget::Var(v) if kept(f, v))
+                            && matches!(b.target, BindingTarget::Var(v) if kept_vars.contains(&(f, v)))
                     })
                 });
                 if names_kept {
