@@ -52,15 +52,28 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 .any(|a| !a.on_device)
                 || copies_out(l, o)
         };
+        // A pointer the loop sets (buffers swapped each iteration) names other data on each
+        // one: the update copies each of them, and once outside the loop only one.
+        let retargeted = |l: LoopId, o: &Object| {
+            let (Object::Var(v), Some(g)) = (o, cx.facts.cfgs[c.func].as_ref()) else {
+                return false;
+            };
+            let f = cx.module.function(c.func);
+            pointer_set_in(cx.module, f, f.stmt(g.loops[l].stmt).span, *v)
+        };
         // After the loop: copies to the host nobody on the host looks at inside the loop.
         let after = |l: LoopId| {
+            items.motions.iter().all(|m| {
+                !m.to_device && !host_touch(l, &m.object) && !retargeted(l, &m.object)
+            })
+        };
+        // Before the loop: nothing in the loop changes the data on either side.
+        let before = |l: LoopId| {
             items
                 .motions
                 .iter()
-                .all(|m| !m.to_device && !host_touch(l, &m.object))
+                .all(|m| !writes(l, &m.object) && !retargeted(l, &m.object))
         };
-        // Before the loop: nothing in the loop changes the data on either side.
-        let before = |l: LoopId| items.motions.iter().all(|m| !writes(l, &m.object));
         let (side, l) = match widest_loop(cx, c.func, l0, after) {
             Some(l) => (Side::After, l),
             None => match widest_loop(cx, c.func, l0, before) {
@@ -130,4 +143,35 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         out.push(x);
     }
     out
+}
+
+/// Whether code of `f` inside `span` may give the variable `v` another value: an assignment,
+/// an increment, its address taken, or a `swap` of it.
+fn pointer_set_in(
+    module: &crate::ir::Module,
+    f: &crate::ir::Function,
+    span: crate::ir::Span,
+    v: crate::ir::VarId,
+) -> bool {
+    use crate::ir::{Callee, ExprKind, UnaryOp};
+    let is_v = |e: crate::ir::ExprId| f.var_through_casts(e) == Some(v);
+    f.exprs.iter().any(|e| {
+        span.start <= e.span.start
+            && e.span.end <= span.end
+            && match &e.kind {
+                ExprKind::Assign(_, l, _) => is_v(*l),
+                ExprKind::Unary(op, x) => {
+                    (op.is_increment() || *op == UnaryOp::AddrOf) && is_v(*x)
+                }
+                ExprKind::Call { callee, args, .. } => {
+                    let name = match callee {
+                        Callee::Direct(c) => module.function(*c).name.as_str(),
+                        Callee::Named(n) => n.as_str(),
+                        Callee::Indirect(_) => "",
+                    };
+                    name.ends_with("swap") && args.iter().any(|a| is_v(*a))
+                }
+                _ => false,
+            }
+    })
 }
