@@ -462,6 +462,16 @@ impl<'a> Lowerer<'a> {
             end: s + name.len() as u32,
         });
         let mut ty = lower_type(decl.ty(), 0);
+        // `auto p = new T[n];` in a template: the declared type waits for instantiation, the
+        // initialiser's is a pointer already.
+        if !ty.is_pointer() && ty.spelling.split_whitespace().any(|w| w == "auto") {
+            if let Some(init) = decl.var_decl_initializer() {
+                let from_init = lower_type(init.ty(), 0);
+                if from_init.is_pointer() {
+                    ty = from_init;
+                }
+            }
+        }
         // A parameter declared as an array (`double g[][N]`, `int v[8]`) is a pointer to
         // its element (C 6.7.6.3p7, C++ [dcl.fct]p5); libclang reports the type as written.
         if storage == Storage::Parameter {

@@ -205,9 +205,15 @@ impl Collector<'_> {
                     self.visit_depth(i, AccessKind::Read, None, d);
                 }
             }
-            ExprKind::Other { children, .. } => {
+            ExprKind::Other { what, children } => {
                 for &i in children {
-                    self.visit_depth(i, AccessKind::Read, None, d);
+                    // `delete[] p` frees the data, as `free(p)` does: it reads none of it
+                    // (a pointer whose type is `auto` in a template would pass for data).
+                    let freed = what == "CXXDeleteExpr"
+                        && matches!(self.func.expr(i).kind, ExprKind::Var(_));
+                    if !freed {
+                        self.visit_depth(i, AccessKind::Read, None, d);
+                    }
                 }
             }
             ExprKind::NewArray { len, init, .. } => {
