@@ -441,27 +441,11 @@ fn write_expr(m: &Module, f: &Function, e: ExprId, s: &mut String, depth: usize)
             }
             None => s.push_str("sizeof(…)"),
         },
-        ExprKind::InitList(items) => {
-            s.push('{');
-            for (i, a) in items.iter().enumerate() {
-                if i > 0 {
-                    s.push_str(", ");
-                }
-                write_expr(m, f, *a, s, d);
-            }
-            s.push('}');
-        }
+        ExprKind::InitList(items) => write_list(m, f, items, ('{', '}'), s, d),
         ExprKind::Other { what, children } => {
             s.push_str(what);
             if !children.is_empty() {
-                s.push('(');
-                for (i, a) in children.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    write_expr(m, f, *a, s, d);
-                }
-                s.push(')');
+                write_list(m, f, children, ('(', ')'), s, d);
             }
         }
         ExprKind::Lambda => s.push_str("[lambda]"),
@@ -470,15 +454,27 @@ fn write_expr(m: &Module, f: &Function, e: ExprId, s: &mut String, depth: usize)
             write_expr(m, f, *len, s, d);
             s.push(']');
             if !init.is_empty() {
-                s.push('{');
-                for (i, a) in init.iter().enumerate() {
-                    if i > 0 {
-                        s.push_str(", ");
-                    }
-                    write_expr(m, f, *a, s, d);
-                }
-                s.push('}');
+                write_list(m, f, init, ('{', '}'), s, d);
             }
         }
     }
+}
+
+/// `items` separated by commas between the `brackets`.
+fn write_list(
+    m: &Module,
+    f: &Function,
+    items: &[ExprId],
+    brackets: (char, char),
+    s: &mut String,
+    d: usize,
+) {
+    s.push(brackets.0);
+    for (i, a) in items.iter().enumerate() {
+        if i > 0 {
+            s.push_str(", ");
+        }
+        write_expr(m, f, *a, s, d);
+    }
+    s.push(brackets.1);
 }
