@@ -707,7 +707,10 @@ impl<'a> FnCtx<'a> {
                 in_r[i] && self.in_span(i, span) && evs(i).any(|e| e.1 && (e.3 || !write_only))
             })
         };
-        let movable = |l: StmtId| !region.range.contains(&l);
+        // An update moved before the region's first statement, or after its last, would land
+        // outside the region; before or after any other statement of its range it stays in.
+        let movable_before = |l: StmtId| region.range.first() != Some(&l);
+        let movable_after = |l: StmtId| region.range.last() != Some(&l);
         for &i in &stale_inside {
             let Some(node) = self.ng.node(i) else {
                 continue;
@@ -729,7 +732,7 @@ impl<'a> FnCtx<'a> {
                 continue;
             }
             for (s, side) in self.read_anchors(node.kind, node.stmt, region, &|l| {
-                movable(l) && !touches_device(l, true)
+                movable_before(l) && !touches_device(l, true)
             }) {
                 updates.push(PlannedUpdate {
                     motion: Motion::From,
@@ -769,7 +772,7 @@ impl<'a> FnCtx<'a> {
             }
             let mut s = node.stmt;
             for l in self.tree.enclosing_loops(node.stmt, region.span) {
-                if movable(l) && !touches_device(l, false) {
+                if movable_after(l) && !touches_device(l, false) {
                     s = l;
                 } else {
                     break;
