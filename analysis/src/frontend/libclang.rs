@@ -497,6 +497,15 @@ impl<'tu> Cursor<'tu> {
             .collect()
     }
 
+    /// The parameter declarations among a function's (or function template's) children, in
+    /// order: libclang numbers no arguments for a template, so these are its parameters.
+    pub fn parm_decls(self) -> Vec<Cursor<'tu>> {
+        self.children()
+            .into_iter()
+            .filter(|k| k.kind() == CXCursor_ParmDecl)
+            .collect()
+    }
+
     /// The canonical (first) declaration of the entity.
     pub fn canonical(self) -> Cursor<'tu> {
         // SAFETY: see `is_null`.

@@ -291,10 +291,7 @@ impl<'a> Lowerer<'a> {
         // Those of the standard library's templates stay unknown: `std::swap(T &, T &)` of
         // two pointers would read as a use of their data; swaps are modelled on their own.)
         let parm_decls = if c.kind() == CXCursor_FunctionTemplate && !c.in_system_header() {
-            c.children()
-                .into_iter()
-                .filter(|k| k.kind() == CXCursor_ParmDecl)
-                .collect()
+            c.parm_decls()
         } else {
             c.arguments()
         };
@@ -1447,13 +1444,7 @@ fn dependent_callee<'a>(
             })
         })
         .collect();
-    let n_params = |d: &Cursor<'a>| {
-        d.children()
-            .into_iter()
-            .filter(|k| k.kind() == CXCursor_ParmDecl)
-            .count()
-    };
-    let mut exact = free.iter().filter(|d| n_params(d) == n_args);
+    let mut exact = free.iter().filter(|d| d.parm_decls().len() == n_args);
     match (exact.next(), exact.next()) {
         (Some(one), None) => Some(*one),
         _ => None,
