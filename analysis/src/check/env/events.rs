@@ -156,7 +156,7 @@ impl<'a> FnInterp<'a> {
             exits,
             objects: Vec::new(),
             index: HashMap::new(),
-            entry: Vec::new(),
+            entry: State::default(),
             items: HashMap::new(),
             kernels: Vec::new(),
             events: IndexVec::new(),
@@ -745,10 +745,10 @@ impl<'a> FnInterp<'a> {
             return out;
         };
         self.block(self.g.exit, &mut st);
-        for (i, s) in st.into_iter().enumerate() {
+        for (i, s) in st.iter().enumerate() {
             let unchanged = !all && s.counts.must_be_zero() && s.host == VALID;
             if self.visible(i) && !unchanged {
-                let mut s = s;
+                let mut s = s.clone();
                 s.pending_in.clear();
                 s.last_out = None;
                 out.insert(self.objects[i].clone(), s);
@@ -794,11 +794,7 @@ impl<'a> FnInterp<'a> {
         let mut work: Vec<BlockId> = vec![self.g.entry];
         let mut rounds = 0usize;
         let merge = |slot: &mut Option<State>, st: &State| match slot {
-            Some(cur) => {
-                let before = cur.clone();
-                join_into(cur, st);
-                *cur != before
-            }
+            Some(cur) => join_into(cur, st),
             None => {
                 *slot = Some(st.clone());
                 true
@@ -814,13 +810,14 @@ impl<'a> FnInterp<'a> {
                 continue;
             };
             self.block(b, &mut st);
+            // Only a loop that runs at least once leaves with a state of its own.
             let exit_state = if once[b] {
                 around[b].clone().map(|mut a| {
                     self.block(b, &mut a);
                     a
                 })
             } else {
-                Some(st.clone())
+                None
             };
             for s in self.g.blocks[b].succs.clone() {
                 let leaves = once[b] && !in_loop_of(s, b);
@@ -1200,7 +1197,9 @@ impl<'a> FnInterp<'a> {
                         s.presence_known = self.presence_known(*obj, &st[*obj]);
                         let slot = self.contexts.entry(*callee).or_default();
                         match slot.get_mut(co) {
-                            Some(x) => x.join(&s),
+                            Some(x) => {
+                                x.join(&s);
+                            }
                             None => {
                                 slot.insert(co.clone(), s);
                             }

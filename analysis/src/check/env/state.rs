@@ -5,6 +5,7 @@
 use super::{CopyKey, Why};
 use crate::ir::{DirId, Span};
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 /// May-valid / may-stale bits of one copy.
 pub const VALID: u8 = 1;
@@ -93,38 +94,112 @@ impl ObjState {
         }
     }
 
-    /// Joins the state of another path into this one.
-    pub fn join(&mut self, o: &ObjState) {
-        self.counts = Counts(self.counts.0 | o.counts.0);
+    /// Joins the state of another path into this one; whether anything changed.
+    pub fn join(&mut self, o: &ObjState) -> bool {
+        let mut changed = false;
+        let counts = Counts(self.counts.0 | o.counts.0);
+        changed |= counts != self.counts;
+        self.counts = counts;
+        changed |= (self.host | o.host) != self.host || (self.dev | o.dev) != self.dev;
         self.host |= o.host;
         self.dev |= o.dev;
-        if self.host_why.is_none() {
+        if self.host_why.is_none() && o.host_why.is_some() {
             self.host_why = o.host_why.clone();
+            changed = true;
         }
-        if self.dev_why.is_none() {
+        if self.dev_why.is_none() && o.dev_why.is_some() {
             self.dev_why = o.dev_why.clone();
+            changed = true;
         }
-        if self.entered.is_none() {
+        if self.entered.is_none() && o.entered.is_some() {
             self.entered = o.entered;
+            changed = true;
         }
-        self.pending_in.extend(o.pending_in.iter().copied());
-        if self.last_out != o.last_out {
+        for k in &o.pending_in {
+            changed |= self.pending_in.insert(*k);
+        }
+        if self.last_out.is_some() && self.last_out != o.last_out {
             self.last_out = None;
+            changed = true;
         }
-        if self.opaque.is_none() {
+        if self.opaque.is_none() && o.opaque.is_some() {
             self.opaque = o.opaque.clone();
+            changed = true;
         }
-        self.presence_known &= o.presence_known;
+        if self.presence_known && !o.presence_known {
+            self.presence_known = false;
+            changed = true;
+        }
+        changed
+    }
+
+    /// Whether joining `o` into this state would change nothing.
+    fn covers(&self, o: &ObjState) -> bool {
+        self.counts.0 | o.counts.0 == self.counts.0
+            && self.host | o.host == self.host
+            && self.dev | o.dev == self.dev
+            && (self.host_why.is_some() || o.host_why.is_none())
+            && (self.dev_why.is_some() || o.dev_why.is_none())
+            && (self.entered.is_some() || o.entered.is_none())
+            && o.pending_in.is_subset(&self.pending_in)
+            && (self.last_out.is_none() || self.last_out == o.last_out)
+            && (self.opaque.is_some() || o.opaque.is_none())
+            && (!self.presence_known || o.presence_known)
     }
 }
 
-/// One state per tracked object.
-pub type State = Vec<ObjState>;
+/// One state per tracked object, indexed by the object's number. The objects' states are
+/// shared between copies until one is written: the fixed point copies a block's state for
+/// each block it visits, and a block changes few of its objects (on LULESH's `main`, copying
+/// every object's state was most of the analysis).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct State(Vec<Arc<ObjState>>);
 
-pub fn join_into(into: &mut State, from: &State) {
-    for (a, b) in into.iter_mut().zip(from) {
-        a.join(b);
+impl State {
+    pub fn len(&self) -> usize {
+        self.0.len()
     }
+
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+
+    pub fn iter(&self) -> impl Iterator<Item = &ObjState> {
+        self.0.iter().map(|s| &**s)
+    }
+}
+
+impl FromIterator<ObjState> for State {
+    fn from_iter<I: IntoIterator<Item = ObjState>>(iter: I) -> State {
+        State(iter.into_iter().map(Arc::new).collect())
+    }
+}
+
+impl std::ops::Index<usize> for State {
+    type Output = ObjState;
+    fn index(&self, i: usize) -> &ObjState {
+        &self.0[i]
+    }
+}
+
+impl std::ops::IndexMut<usize> for State {
+    /// The object's own copy of its state (made now if it is shared).
+    fn index_mut(&mut self, i: usize) -> &mut ObjState {
+        Arc::make_mut(&mut self.0[i])
+    }
+}
+
+/// Joins `from` into `into`; whether anything changed. An object's state is copied only
+/// when the join changes it.
+pub fn join_into(into: &mut State, from: &State) -> bool {
+    let mut changed = false;
+    for (a, b) in into.0.iter_mut().zip(&from.0) {
+        if Arc::ptr_eq(a, b) || a.covers(b) {
+            continue;
+        }
+        changed |= Arc::make_mut(a).join(b);
+    }
+    changed
 }
 
 #[cfg(test)]
