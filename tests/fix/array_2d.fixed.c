@@ -18,7 +18,7 @@ int main(void) {
       anew[i][j] = 0.0;
     }
 
-#pragma omp target data map(to: anew) map(tofrom: a, b[0:nx * ny])
+#pragma omp target data map(to: anew) map(tofrom: a) map(from: b[0:nx * ny])
   for (int t = 0; t < STEPS; t++) {
 #pragma omp target teams distribute parallel for collapse(2)
     for (int i = 1; i < NX - 1; i++)

@@ -25,7 +25,7 @@ int main(void) {
   float *b = (float *)malloc(n * sizeof(float));
   for (int i = 0; i < n; i++)
     a[i] = (float)(i % 7);
-#pragma omp target data map(to: mask, a[0:n]) map(tofrom: b[0:n])
+#pragma omp target data map(to: mask, a[0:n]) map(from: b[0:n])
   for (int r = 0; r < 2; r++) {
     conv(mask, a, b, n, w);
 #pragma omp target update from(b[0:n])

@@ -14,7 +14,7 @@ int main(void) {
   float *out = (float *)malloc(nb * B * sizeof(float));
   for (int i = 0; i < nb * B; i++)
     in[i] = (float)(i % 11);
-#pragma omp target data map(to: in[0:nb * B]) map(tofrom: out[0:nb * B])
+#pragma omp target data map(to: in[0:nb * B]) map(from: out[0:nb * B])
   for (int r = 0; r < 3; r++) {
 #pragma omp target teams distribute firstprivate(nb, r)
     for (int b = 0; b < nb; b++) {

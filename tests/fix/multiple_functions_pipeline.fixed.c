@@ -30,7 +30,7 @@ int main(void) {
   for (int i = 0; i < n; i++)
     a[i] = (double)(i % 11);
 
-#pragma omp target data map(to: b[0:n], c[0:n]) map(tofrom: a[0:n])
+#pragma omp target data map(tofrom: a[0:n]) map(alloc: b[0:n], c[0:n])
   for (int it = 0; it < 10; it++) {
     stage1(a, b, n);
     stage2(b, c, n);

@@ -97,7 +97,7 @@ int main(void) {
     w[i] = i % 7;
     ix[i] = (i * 7) % n;
   }
-#pragma omp target data map(to: src[0:n], w[0:n], ix[0:n]) map(tofrom: x[3:n - 3], a[0:N * M], y[1:n - 2], z[0:n], v[0:n], q[0:N], r[0:M])
+#pragma omp target data map(to: src[0:n], w[0:n], ix[0:n]) map(tofrom: x[3:n - 3], a[0:N * M], y[1:n - 2], z[0:n], v[0:n], q[0:N]) map(from: r[0:M])
   {
     scale_tail(x, n);
     grid(a, N, M);

@@ -24,7 +24,7 @@ long run(int n, int repeat) {
   int *out = new int[n];
   for (int i = 0; i < n; i++)
     in[i] = i % 13;
-#pragma omp target data map(to: in[0:n]) map(tofrom: out[0:n])
+#pragma omp target data map(to: in[0:n]) map(from: out[0:n])
   for (int r = 0; r < repeat; r++)
     scale_blocks<B>(in, out, n);
   long sum = 0;

@@ -1248,12 +1248,16 @@ impl<'a> Lowerer<'a> {
         let elem_size = u64::try_from(c.ty().pointee().size_of())
             .ok()
             .filter(|s| *s > 0);
+        // `new T[n]` ends at its `]`; `new T[n]()` and `new T[n]{...}` do not.
+        let whole = self.span(c);
+        let initialised = !self.src.preceded_by(whole.end, "]");
         let len = self.expr(*len, d);
         let init = exprs[1..].iter().map(|k| self.expr(*k, d)).collect();
         ExprKind::NewArray {
             len,
             elem_size,
             init,
+            initialised,
         }
     }
 

@@ -414,6 +414,9 @@ pub enum ExprKind {
         len: ExprId,
         elem_size: Option<u64>,
         init: Vec<ExprId>,
+        /// Written with an initialiser, even an empty one (`new T[n]()`, `new T[n]{}`: the
+        /// elements are zeroed).
+        initialised: bool,
     },
 }
 

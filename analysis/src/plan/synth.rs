@@ -700,6 +700,7 @@ impl<'a> FnCtx<'a> {
                 && live_in[i]
                 && (self.ng.preds[i].is_empty() || self.ng.preds[i].iter().any(|&p| !in_r[p]))
         });
+        let to = to && !self.host_holds_nothing(o, region);
         let mut updates = Vec::new();
         let touches_device = |l: StmtId, write_only: bool| {
             let span = self.tree.span(l);
@@ -926,6 +927,31 @@ impl<'a> FnCtx<'a> {
     }
 
     /// Data visible outside the function after it returns.
+    /// Whether the host copy of `o` holds no value when `region` begins, so that copying it
+    /// in would move indeterminate bytes: memory this function allocates uninitialised
+    /// (`malloc`, `new float[n]`), that no host code writes (here or through a call), that no
+    /// other construct maps, and a region that runs once per call (in no loop: a copy back
+    /// from an earlier run would give the host a value). The device copy is then as unset
+    /// as the host's on every path where no kernel writes it first (a loop of kernels that
+    /// may run no times), so `to` preserves nothing.
+    fn host_holds_nothing(&self, o: &Object, region: &Region) -> bool {
+        let Object::Var(v) = o else { return false };
+        let n = self.ng.len();
+        let evs = |i: usize| self.events[i].iter().filter(move |e| &e.0 == o);
+        let whole_function = Span {
+            start: 0,
+            end: u32::MAX,
+        };
+        crate::semantics::sections::holds_only_indeterminate_allocations(self.module, self.id, *v)
+            && (0..n).all(|i| !evs(i).any(|e| !e.1 && e.3))
+            && (0..n).all(|i| region.nodes[i] || !evs(i).any(|e| e.1))
+            && region
+                .range
+                .first()
+                .is_some_and(|&s| self.tree.enclosing_loops(s, whole_function).is_empty())
+            && !self.programmer_mapped().0.contains(v)
+    }
+
     fn escapes(&self, o: &Object) -> bool {
         match o {
             Object::Member(_) => true,

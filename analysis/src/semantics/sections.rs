@@ -1586,7 +1586,23 @@ fn through_fixed_locals(module: &Module, f: &crate::ir::Function, mut e: ExprId)
 /// copied into another variable: its data has no other name, so whether it is mapped is
 /// decided by this pointer's own map clauses.
 pub fn holds_only_own_allocations(module: &Module, var: VarId) -> bool {
-    only_allocations(module, module.functions.iter(), var, &|_| false)
+    only_allocations(module, module.functions.iter(), var, &|_| false, false)
+}
+
+/// Whether the local pointer `var` of `func` only ever holds memory whose contents are
+/// indeterminate when it is allocated (`malloc`, `aligned_alloc`, `new T[n]` of scalars with
+/// no initialiser) or null, and its value and address go nowhere else: until something
+/// writes through it, its data holds no value a copy could preserve. Not `calloc` (zeroes) or
+/// `realloc` (keeps the old contents).
+pub fn holds_only_indeterminate_allocations(module: &Module, func: FuncId, var: VarId) -> bool {
+    module.var(var).storage == crate::ir::Storage::Local
+        && only_allocations(
+            module,
+            std::iter::once(module.function(func)),
+            var,
+            &|_| false,
+            true,
+        )
 }
 
 /// [`holds_only_own_allocations`] for a local pointer of function `func`: its declaration and
@@ -1603,7 +1619,7 @@ pub fn local_holds_only_own_allocations(
     let alias_ok = |x: VarId| {
         module.var(x).storage == crate::ir::Storage::Local && alias(x) && only_copies_of(f, x, var)
     };
-    only_allocations(module, std::iter::once(f), var, &alias_ok)
+    only_allocations(module, std::iter::once(f), var, &alias_ok, false)
 }
 
 /// The variable the local pointer `x` of `f` is an exact copy of: every definition of `x` is
@@ -1696,12 +1712,22 @@ fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
     any
 }
 
+/// With `indeterminate`, only allocations that leave the memory uninitialised count.
 fn only_allocations<'a>(
     module: &Module,
     funcs: impl Iterator<Item = &'a crate::ir::Function>,
     var: VarId,
     alias_ok: &dyn Fn(VarId) -> bool,
+    indeterminate: bool,
 ) -> bool {
+    // `new T[n]` leaves scalars uninitialised; a class's constructor runs on each element.
+    let scalar_elements = matches!(
+        &module.var(var).ty.referent().kind,
+        TypeKind::Pointer(t) if matches!(
+            t.kind,
+            TypeKind::Bool | TypeKind::Integer | TypeKind::Floating | TypeKind::Enum
+        )
+    );
     let mut allocated = false;
     for f in funcs {
         let strip = |mut e: ExprId| {
@@ -1719,8 +1745,6 @@ fn only_allocations<'a>(
                     name_of(module, callee),
                     Some(
                         "malloc"
-                            | "calloc"
-                            | "realloc"
                             | "aligned_alloc"
                             | "_mm_malloc"
                             | "omp_alloc"
@@ -1730,7 +1754,17 @@ fn only_allocations<'a>(
             {
                 Some(true)
             }
-            ExprKind::NewArray { .. } => Some(true),
+            ExprKind::Call { callee, .. }
+                if !indeterminate
+                    && matches!(name_of(module, callee), Some("calloc" | "realloc")) =>
+            {
+                Some(true)
+            }
+            ExprKind::NewArray { initialised, .. }
+                if !indeterminate || (!initialised && scalar_elements) =>
+            {
+                Some(true)
+            }
             _ => None,
         };
         for st in &f.stmts {
