@@ -1781,8 +1781,29 @@ fn only_allocations<'a>(
                 }
             }
         }
-        for ex in f.exprs.iter() {
+        // `posix_memalign((void **)&p, align, size)` sets `p` to uninitialised memory: the
+        // one place its address may go (counted only where indeterminate memory is asked
+        // for; the callers of the other mode follow the pointer's address elsewhere).
+        let mut memaligned = std::collections::HashSet::new();
+        if indeterminate {
+            for ex in f.exprs.iter() {
+                if let ExprKind::Call { callee, args, .. } = &ex.kind {
+                    if name_of(module, callee) == Some("posix_memalign") {
+                        if let Some(&a) = args.first() {
+                            let a = strip(a);
+                            if matches!(f.expr(a).kind, ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(x))
+                            {
+                                memaligned.insert(a);
+                                allocated = true;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        for (id, ex) in f.exprs.iter_enumerated() {
             match &ex.kind {
+                ExprKind::Unary(UnaryOp::AddrOf, _) if memaligned.contains(&id) => {}
                 ExprKind::Assign(None, l, r) if is_var(*l) => match allocation(*r) {
                     Some(a) => allocated |= a,
                     None => return false,
