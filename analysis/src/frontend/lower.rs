@@ -1216,7 +1216,7 @@ impl<'a> Lowerer<'a> {
                     }
                 }
             }
-            CXCursor_CXXNewExpr => self.new_expr(c, d),
+            CXCursor_CXXNewExpr => self.new_expr(c, span, d),
             _ => {
                 let ch = c.children();
                 let what = lc::kind_spelling(kind);
@@ -1233,7 +1233,7 @@ impl<'a> Lowerer<'a> {
     /// `new T[len]` as an allocation of `len` elements; any other `new` as an expression
     /// over its children. libclang does not say which form it is: the array length is the
     /// first expression child and the only one written after a `[`.
-    fn new_expr(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
+    fn new_expr(&mut self, c: Cursor<'a>, whole: Span, d: usize) -> ExprKind {
         let exprs: Vec<Cursor<'a>> = c
             .children()
             .into_iter()
@@ -1249,7 +1249,6 @@ impl<'a> Lowerer<'a> {
             .ok()
             .filter(|s| *s > 0);
         // `new T[n]` ends at its `]`; `new T[n]()` and `new T[n]{...}` do not.
-        let whole = self.span(c);
         let initialised = !self.src.preceded_by(whole.end, "]");
         let len = self.expr(*len, d);
         let init = exprs[1..].iter().map(|k| self.expr(*k, d)).collect();

@@ -1197,9 +1197,7 @@ impl<'a> FnInterp<'a> {
                         s.presence_known = self.presence_known(*obj, &st[*obj]);
                         let slot = self.contexts.entry(*callee).or_default();
                         match slot.get_mut(co) {
-                            Some(x) => {
-                                x.join(&s);
-                            }
+                            Some(x) => x.join(&s),
                             None => {
                                 slot.insert(co.clone(), s);
                             }

@@ -318,9 +318,7 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
             let slot = contexts.entry(callee).or_default();
             for (o, st) in ctx {
                 match slot.get_mut(&o) {
-                    Some(s) => {
-                        s.join(&st);
-                    }
+                    Some(s) => s.join(&st),
                     None => {
                         slot.insert(o, st);
                     }

@@ -94,43 +94,28 @@ impl ObjState {
         }
     }
 
-    /// Joins the state of another path into this one; whether anything changed.
-    pub fn join(&mut self, o: &ObjState) -> bool {
-        let mut changed = false;
-        let counts = Counts(self.counts.0 | o.counts.0);
-        changed |= counts != self.counts;
-        self.counts = counts;
-        changed |= (self.host | o.host) != self.host || (self.dev | o.dev) != self.dev;
+    /// Joins the state of another path into this one.
+    pub fn join(&mut self, o: &ObjState) {
+        self.counts = Counts(self.counts.0 | o.counts.0);
         self.host |= o.host;
         self.dev |= o.dev;
-        if self.host_why.is_none() && o.host_why.is_some() {
+        if self.host_why.is_none() {
             self.host_why = o.host_why.clone();
-            changed = true;
         }
-        if self.dev_why.is_none() && o.dev_why.is_some() {
+        if self.dev_why.is_none() {
             self.dev_why = o.dev_why.clone();
-            changed = true;
         }
-        if self.entered.is_none() && o.entered.is_some() {
+        if self.entered.is_none() {
             self.entered = o.entered;
-            changed = true;
         }
-        for k in &o.pending_in {
-            changed |= self.pending_in.insert(*k);
-        }
-        if self.last_out.is_some() && self.last_out != o.last_out {
+        self.pending_in.extend(o.pending_in.iter().copied());
+        if self.last_out != o.last_out {
             self.last_out = None;
-            changed = true;
         }
-        if self.opaque.is_none() && o.opaque.is_some() {
+        if self.opaque.is_none() {
             self.opaque = o.opaque.clone();
-            changed = true;
         }
-        if self.presence_known && !o.presence_known {
-            self.presence_known = false;
-            changed = true;
-        }
-        changed
+        self.presence_known &= o.presence_known;
     }
 
     /// Whether joining `o` into this state would change nothing.
@@ -156,14 +141,6 @@ impl ObjState {
 pub struct State(Vec<Arc<ObjState>>);
 
 impl State {
-    pub fn len(&self) -> usize {
-        self.0.len()
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
-    }
-
     pub fn iter(&self) -> impl Iterator<Item = &ObjState> {
         self.0.iter().map(|s| &**s)
     }
@@ -197,7 +174,8 @@ pub fn join_into(into: &mut State, from: &State) -> bool {
         if Arc::ptr_eq(a, b) || a.covers(b) {
             continue;
         }
-        changed |= Arc::make_mut(a).join(b);
+        Arc::make_mut(a).join(b);
+        changed = true;
     }
     changed
 }
