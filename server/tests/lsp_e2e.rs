@@ -704,6 +704,28 @@ fn rapid_edits_are_debounced() {
     assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
 }
 
+/// The debounce gathers bursts: the first edit after a pause as long as the debounce is
+/// analysed at once (the burst test above holds its last edit back for the whole delay).
+#[test]
+fn an_edit_after_a_pause_is_not_held_back() {
+    let mut lsp = Lsp::start();
+    lsp.initialize(json!({}), json!({"debounceMs": 1500}));
+    let (uri, text) = program("lost_scalar_bug.c");
+    lsp.open(&uri, "c", 1, &text);
+    assert_eq!(lsp.diagnostics(&uri, 1).len(), 1);
+    std::thread::sleep(std::time::Duration::from_millis(1600));
+    lsp.change(&uri, 2, json!([{"range": range(0, 0, 0, 0), "text": "\n"}]));
+    let sent = std::time::Instant::now();
+    let diags = lsp.diagnostics(&uri, 2);
+    assert!(
+        sent.elapsed() < std::time::Duration::from_millis(1500),
+        "held back for the debounce after a pause: {:?}",
+        sent.elapsed()
+    );
+    assert_eq!(lines_and_codes(&diags), vec![(21, "OMP104".to_string())]);
+    assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
+}
+
 #[test]
 fn pull_model_configuration() {
     let mut lsp = Lsp::start();

@@ -8,6 +8,7 @@ use super::analysis::Analysed;
 use dashmap::DashMap;
 use omplens_analysis::text::LineIndex;
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 use tokio::sync::watch;
 use tower_lsp_server::ls_types::{Position, TextDocumentContentChangeEvent, Uri};
 
@@ -20,12 +21,17 @@ pub struct Document {
     pub running: Option<(i32, u64)>,
     /// Woken whenever `analysis` changes (requests wait on it for the current version).
     pub analysed: watch::Sender<Option<Arc<Analysed>>>,
+    /// When the text last changed (opened or edited): how long the user has paused.
+    pub changed_at: Instant,
 }
 
 /// What became of a `didChange`.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Change {
-    Applied,
+    /// Applied; the text had not changed for `quiet_for` before it.
+    Applied {
+        quiet_for: Duration,
+    },
     /// Not newer than the version we have: ignored.
     Stale {
         have: i32,
@@ -49,6 +55,7 @@ impl Documents {
                 analysis: None,
                 running: None,
                 analysed,
+                changed_at: Instant::now(),
             },
         );
     }
@@ -67,7 +74,10 @@ impl Documents {
         }
         apply_changes(&mut doc.text, changes);
         doc.version = version;
-        Change::Applied
+        let now = Instant::now();
+        let quiet_for = now.duration_since(doc.changed_at);
+        doc.changed_at = now;
+        Change::Applied { quiet_for }
     }
 
     /// Forgets the document and everything computed for it.
@@ -164,10 +174,10 @@ mod tests {
         let docs = Documents::default();
         let uri: Uri = "file:///t.c".parse().unwrap();
         docs.open(uri.clone(), 1, "a".into());
-        assert_eq!(
+        assert!(matches!(
             docs.change(&uri, 3, vec![edit(0, 1, 0, 1, "c")]),
-            Change::Applied
-        );
+            Change::Applied { .. }
+        ));
         assert_eq!(
             docs.change(&uri, 2, vec![edit(0, 1, 0, 1, "b")]),
             Change::Stale { have: 3 }

@@ -186,8 +186,16 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         match self.st.docs.change(&uri, version, params.content_changes) {
-            Change::Applied => {
-                let delay = self.st.settings().debounce;
+            Change::Applied { quiet_for } => {
+                // The debounce gathers a burst of typing into one analysis. The first edit
+                // after a pause at least that long starts at once: nothing is coming to
+                // gather, and if more does, it cancels this analysis.
+                let debounce = self.st.settings().debounce;
+                let delay = if quiet_for >= debounce {
+                    Duration::ZERO
+                } else {
+                    debounce
+                };
                 self.st.schedule(uri, version, delay);
             }
             Change::Stale { have } => {

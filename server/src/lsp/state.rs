@@ -1,7 +1,9 @@
 //! The server's shared state and the analysis schedule.
 //!
-//! An edit schedules an analysis of the new version after the debounce delay; when the delay
-//! ends and a newer edit has arrived, this one does nothing (the newer one has its own). The
+//! An edit schedules an analysis of the new version after the debounce delay (at once when the
+//! text had not changed for a debounce interval before it: the first keystroke after a pause
+//! is not held back); when the delay ends and a newer edit has arrived, this one does nothing
+//! (the newer one has its own). The
 //! analysis runs on a blocking thread (libclang is synchronous), at most one per core at a
 //! time (an analysis that supersedes a running one of the same document does not queue
 //! behind it), and its result is kept and published only if the document is still at that
