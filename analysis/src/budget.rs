@@ -90,6 +90,43 @@ pub fn with_deadline<T>(limit: Duration, f: impl FnOnce() -> T) -> Result<T, Sto
     }
 }
 
+/// `(a(), b())`, with `b` on a thread of its own under this thread's deadline: its ticks are
+/// counted here, and its stop or panic goes on unwinding here once `a` is done. Runs both
+/// here, one after the other, when no thread can be started.
+pub fn join<RA, RB>(a: impl FnOnce() -> RA, b: impl FnOnce() -> RB + Send) -> (RA, RB)
+where
+    RB: Send,
+{
+    let deadline = DEADLINE.with(Cell::get);
+    // The closure waits in a slot: the thread takes it, or this thread if none starts.
+    let slot = std::sync::Mutex::new(Some(b));
+    let take = || slot.lock().ok().and_then(|mut b| b.take());
+    std::thread::scope(|s| {
+        let spawned = std::thread::Builder::new()
+            .name("omplens-join".into())
+            .spawn_scoped(s, || {
+                DEADLINE.with(|d| d.set(deadline));
+                let before = ticks();
+                let r = take().map(|b| catch_unwind(AssertUnwindSafe(b)));
+                (r, ticks().wrapping_sub(before))
+            });
+        let ra = a();
+        let rb = match spawned {
+            Ok(h) => {
+                let (r, n) = h.join().unwrap_or_else(|p| resume_unwind(p));
+                TICKS.with(|t| t.set(t.get().wrapping_add(n)));
+                match r {
+                    Some(Ok(rb)) => rb,
+                    Some(Err(p)) => resume_unwind(p),
+                    None => unreachable!("the thread takes the closure it was started for"),
+                }
+            }
+            Err(_) => take().expect("no thread took it")(),
+        };
+        (ra, rb)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -111,6 +148,34 @@ mod tests {
         for _ in 0..1000 {
             tick("test");
         }
+    }
+
+    #[test]
+    fn a_joined_thread_counts_here_and_stops_with_this_deadline() {
+        let before = ticks();
+        let (a, b) = join(
+            || 1,
+            || {
+                for _ in 0..1000 {
+                    tick("test");
+                }
+                2
+            },
+        );
+        assert_eq!((a, b), (1, 2));
+        assert!(ticks().wrapping_sub(before) >= 1000);
+        // The other thread spins past this thread's deadline: the stop reaches here.
+        let r = with_deadline(Duration::from_millis(10), || {
+            join(
+                || 1,
+                || loop {
+                    tick("spinning beside");
+                },
+            )
+        });
+        assert_eq!(r.unwrap_err().during, "spinning beside");
+        let r = catch_unwind(|| join(|| 1, || panic!("boom")));
+        assert!(r.is_err());
     }
 
     #[test]

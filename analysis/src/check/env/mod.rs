@@ -240,6 +240,8 @@ pub struct Facts {
     pub unproven: Vec<Unproven>,
     pub cfgs: IndexVec<FuncId, Option<Cfg>>,
     pub execs: IndexVec<FuncId, Exec>,
+    /// The coalescing analysis of the module's parallel loops (OMP301/OMP302).
+    pub loops: Vec<crate::coalesce::LoopReport>,
 }
 
 impl Facts {
@@ -268,6 +270,17 @@ impl Facts {
 
 /// Interprets every host function of `module`.
 pub fn interpret(module: &Module, source: &str) -> Facts {
+    // The coalescing analysis reads the IR only: it runs beside the interpretation.
+    let (mut facts, loops) = crate::budget::join(
+        || interpret_data(module, source),
+        || crate::coalesce::analyse(module, source),
+    );
+    facts.loops = loops;
+    facts
+}
+
+/// The data-environment interpretation of every host function, callers first.
+fn interpret_data(module: &Module, source: &str) -> Facts {
     let execs = device::classify(module);
     let cfgs = cfg::build_all(module, &execs);
     let sums = effects::summarize_with(module, &cfgs);
@@ -281,6 +294,7 @@ pub fn interpret(module: &Module, source: &str) -> Facts {
         unproven: Vec::new(),
         cfgs: IndexVec::new(),
         execs: execs.clone(),
+        loops: Vec::new(),
     };
     let order = host_order(module, &execs);
     let analysed = |id: FuncId| {

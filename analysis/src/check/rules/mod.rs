@@ -191,7 +191,6 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         facts,
         plan: OnceCell::new(),
         calls: OnceCell::new(),
-        coalescing: OnceCell::new(),
     };
     run_rules(&cx)
 }
@@ -203,7 +202,6 @@ pub struct Context<'a> {
     pub facts: &'a Facts,
     plan: OnceCell<Plan>,
     calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
-    coalescing: OnceCell<Vec<crate::coalesce::LoopReport>>,
 }
 
 impl Context<'_> {
@@ -238,10 +236,9 @@ impl Context<'_> {
         self.plan.get_or_init(|| crate::plan::plan(self.module))
     }
 
-    /// The coalescing analysis of the module's parallel loops (computed on first use).
+    /// The coalescing analysis of the module's parallel loops (computed with the facts).
     pub fn coalescing(&self) -> &[crate::coalesce::LoopReport] {
-        self.coalescing
-            .get_or_init(|| crate::coalesce::analyse(self.module, self.source))
+        &self.facts.loops
     }
 }
 
