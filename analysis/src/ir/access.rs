@@ -130,6 +130,10 @@ struct Collector<'a> {
 /// container: read in a read context.
 const ELEMENT_ACCESS: &[&str] = &["operator[]", "at", "front", "back", "data", "size"];
 
+/// Library member functions returning a reference to an element, whose address is an
+/// address into the container's data (`&v[0]`).
+const ELEMENT_ADDRESS: &[&str] = &["operator[]", "at", "front", "back"];
+
 /// Upper bound on recursion so a pathological expression cannot blow the stack.
 const MAX_DEPTH: usize = 2000;
 
@@ -172,6 +176,25 @@ impl Collector<'_> {
                 // `&x` used as a call argument keeps the call's escape; otherwise the address
                 // escapes locally (e.g. `p = &x`).
                 let esc = escape.unwrap_or(Escape::AddressTaken);
+                // `&v[k]` of a library container is the address of its data, as `&a[k]` is
+                // an array's: it goes where that address goes and reads nothing by itself.
+                if let ExprKind::Call {
+                    callee: Callee::Direct(f),
+                    receiver: Some(r),
+                    args,
+                } = &self.func.expr(*x).kind
+                {
+                    let f = self.module.function(*f);
+                    if f.in_system_header
+                        && !f.has_body
+                        && ELEMENT_ADDRESS.contains(&f.name.as_str())
+                    {
+                        for &a in args {
+                            self.visit_depth(a, AccessKind::Read, None, d);
+                        }
+                        return self.visit_depth(*r, AccessKind::Unknown, Some(esc), d);
+                    }
+                }
                 self.visit_depth(*x, AccessKind::Unknown, Some(esc), d)
             }
             ExprKind::Unary(_, x) | ExprKind::Cast(x) => self.visit_depth(*x, ctx, escape, d),

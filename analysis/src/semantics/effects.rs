@@ -194,7 +194,22 @@ pub fn summarize_with(
 /// C library functions that receive a pointer without touching the data behind it.
 const NO_DATA_ACCESS: &[&str] = &["free", "omp_target_free"];
 
+/// C library functions whose first argument's data they only write (`memset(buf, ...)`
+/// reads nothing of `buf`): the prototype's non-const pointer would say read and write.
+const WRITES_FIRST_ONLY: &[&str] = &[
+    "memset",
+    "memcpy",
+    "memmove",
+    "strcpy",
+    "strncpy",
+    "bzero",
+    "explicit_bzero",
+    "fread",
+    "fgets",
+];
+
 fn prototype_summary(module: &Module, f: &Function) -> Summary {
+    let c_library = f.qualified_name == f.name && f.in_system_header;
     if NO_DATA_ACCESS.contains(&f.name.as_str()) && f.qualified_name == f.name {
         return Summary {
             params: vec![Effect::default(); f.params.len()],
@@ -215,12 +230,24 @@ fn prototype_summary(module: &Module, f: &Function) -> Summary {
             ..Effect::default()
         }
     };
+    let write_only = |i: usize| i == 0 && c_library && WRITES_FIRST_ONLY.contains(&f.name.as_str());
     Summary {
         globals: BTreeMap::new(),
         params: f
             .params
             .iter()
-            .map(|p| conservative(&module.var(*p).ty))
+            .enumerate()
+            .map(|(i, p)| {
+                let e = conservative(&module.var(*p).ty);
+                if write_only(i) && e.here_write {
+                    Effect {
+                        here_read: false,
+                        ..e
+                    }
+                } else {
+                    e
+                }
+            })
             .collect(),
         this: if f.is_method {
             Effect {
@@ -273,6 +300,7 @@ impl FunctionFacts {
     ) -> FunctionFacts {
         let func = module.function(id);
         let (aliases, alias_sources) = pointer_aliases(module, func);
+        let member_sources = member_alias_sources(module, func);
         let resolve = |root: Root| -> Option<Target> {
             match root {
                 Root::This => Some(Target::This),
@@ -300,6 +328,12 @@ impl FunctionFacts {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
             for a in &node.accesses {
+                // `x = &obj.v[0]` with `x` a member alias: the accesses through `x` count.
+                if matches!(a.escape, Some(Escape::AddressTaken))
+                    && member_sources.contains(&a.expr)
+                {
+                    continue;
+                }
                 if let Some(f) = member_data(a) {
                     // A library member call on the member: a query (`v.size()`) touches no
                     // element, a mutator (`v.clear()`, `v.resize(n)`) writes without reading.
@@ -576,8 +610,22 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
 /// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
 /// assignment of the local must reach the same member.
 pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String> {
+    member_alias_sets(module, func).0
+}
+
+/// The member expressions whose address [`member_aliases`]' assignments take (`obj->v` in
+/// `x = &obj->v[0]`): taking it reads none of the member's data; the accesses through the
+/// alias do.
+pub fn member_alias_sources(module: &Module, func: &Function) -> HashSet<crate::ir::ExprId> {
+    member_alias_sets(module, func).1
+}
+
+fn member_alias_sets(
+    module: &Module,
+    func: &Function,
+) -> (HashMap<VarId, String>, HashSet<crate::ir::ExprId>) {
     use crate::ir::{BinaryOp, ExprId, UnaryOp};
-    fn member_of(func: &Function, mut e: ExprId) -> Option<String> {
+    fn member_of(func: &Function, mut e: ExprId) -> Option<(String, ExprId)> {
         for _ in 0..32 {
             match &func.expr(e).kind {
                 ExprKind::Cast(x) => e = *x,
@@ -595,24 +643,35 @@ pub fn member_aliases(module: &Module, func: &Function) -> HashMap<VarId, String
                     callee: crate::ir::Callee::Direct(_) | crate::ir::Callee::Named(_),
                     ..
                 } => e = *r,
-                ExprKind::Member { field, .. } => return Some(field.clone()),
+                ExprKind::Member { field, .. } => return Some((field.clone(), e)),
                 _ => return None,
             }
         }
         None
     }
     let mut found: HashMap<VarId, Option<String>> = HashMap::new();
+    let mut sources: HashMap<VarId, Vec<ExprId>> = HashMap::new();
     for (v, rhs) in local_pointer_sets(module, func) {
         let m = member_of(func, rhs);
+        if let Some((_, e)) = &m {
+            sources.entry(v).or_default().push(*e);
+        }
+        let m = m.map(|(name, _)| name);
         let slot = found.entry(v).or_insert_with(|| m.clone());
         if *slot != m {
             *slot = None;
         }
     }
-    found
+    let aliases: HashMap<VarId, String> = found
         .into_iter()
         .filter_map(|(v, m)| Some((v, m?)))
-        .collect()
+        .collect();
+    let taken = sources
+        .into_iter()
+        .filter(|(v, _)| aliases.contains_key(v))
+        .flat_map(|(_, es)| es)
+        .collect();
+    (aliases, taken)
 }
 
 /// What a local pointer alias points into.

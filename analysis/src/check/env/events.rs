@@ -123,6 +123,8 @@ pub(super) struct FnInterp<'a> {
     /// Local pointers into one member's data (`x = &obj->v[0]`): their accesses are that
     /// member's field object.
     member_aliases: HashMap<crate::ir::VarId, String>,
+    /// The member expressions those aliases take the address of (no access by themselves).
+    member_alias_sources: std::collections::HashSet<crate::ir::ExprId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -179,10 +181,12 @@ impl<'a> FnInterp<'a> {
             },
             quiet: false,
             member_aliases: HashMap::new(),
+            member_alias_sources: Default::default(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
         };
         f.member_aliases = crate::semantics::effects::member_aliases(module, func);
+        f.member_alias_sources = crate::semantics::effects::member_alias_sources(module, func);
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
                 // (A clause naming a pointer into a member's data already names that
@@ -375,7 +379,8 @@ impl<'a> FnInterp<'a> {
         for a in &n.accesses {
             // `row = &a[k]` takes an address: the accesses through `row` are a's.
             if matches!(a.escape, Some(Escape::AddressTaken))
-                && self.aliases.sources.contains(&a.expr)
+                && (self.aliases.sources.contains(&a.expr)
+                    || self.member_alias_sources.contains(&a.expr))
             {
                 continue;
             }
@@ -505,6 +510,10 @@ impl<'a> FnInterp<'a> {
             };
             // Private copies: data-sharing clauses of the kernel, and private copies made by
             // directives nested in it (a nested reduction still writes the kernel's copy).
+            // A reduction on the combined construct itself is not one: its list item is
+            // mapped `tofrom` (OpenMP 5.2 §5.8.1), and the kernel combines its partial
+            // results with the device copy of it, reading and writing that copy.
+            let combined = info.directive.kind.is_combined();
             for (&d2, it2) in &self.items {
                 let s2 = self.module.directive(d2).directive.span;
                 let list = if d2 == d {
@@ -515,7 +524,10 @@ impl<'a> FnInterp<'a> {
                     continue;
                 };
                 for o in list {
-                    if d2 == d && items.firstprivate.contains(o) {
+                    if d2 == d
+                        && (items.firstprivate.contains(o)
+                            || (combined && items.reductions.contains(o)))
+                    {
                         continue;
                     }
                     if let Some(&i) = self.index.get(o) {
@@ -635,7 +647,6 @@ impl<'a> FnInterp<'a> {
                 .filter(|(_, u)| u.1.is_some())
                 .map(|(o, _)| *o)
                 .collect();
-            let combined_reduction = info.directive.kind.is_combined();
             for (&obj, &(read, write)) in &uses {
                 if explicit.contains(&obj) || k.untracked.contains(&obj) {
                     continue;
@@ -673,8 +684,7 @@ impl<'a> FnInterp<'a> {
                     // write (unlike an implicit firstprivate).
                     k.untracked.insert(obj);
                 } else if is_scalar_var(self.module, o) {
-                    let mapped = items.scalars_mapped
-                        || (combined_reduction && items.reductions.contains(o));
+                    let mapped = items.scalars_mapped || (combined && items.reductions.contains(o));
                     if mapped {
                         k.implicit
                             .push(implicit_item(o, var.name.clone(), info, ty.size));
