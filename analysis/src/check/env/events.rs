@@ -2123,7 +2123,19 @@ impl<'a> FnInterp<'a> {
                 return;
             }
             next.dev = if certain { s.host } else { s.host | s.dev };
-            next.dev_why = s.host_why.clone().or(s.dev_why.clone());
+            next.dev_why = match &s.host_why {
+                // The host's copy may be stale because a kernel wrote the data (the back edge
+                // of a loop that restores its input each iteration): what may reach the
+                // device is the host's old copy over the kernel's results, not a host change.
+                Some(Why::Write {
+                    at,
+                    on_device: true,
+                }) if s.host & STALE != 0 => Some(Why::Overwritten {
+                    update: m.span,
+                    write: *at,
+                }),
+                _ => s.host_why.clone().or(s.dev_why.clone()),
+            };
             if next.dev & STALE == 0 {
                 next.dev_why = None;
             }

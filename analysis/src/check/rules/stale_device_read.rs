@@ -36,7 +36,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 false,
                 f.span,
                 format!(
-                    "the kernel reads `{}`{}, which the `target update to` at line {} overwrote with the host's copy after a kernel wrote it on the device at line {}: the device's results were dropped",
+                    "the kernel reads `{}`{}, which the `target update to` at line {} overwrote with the host's copy after a kernel wrote it on the device at line {}: the device's results were dropped (as meant only if the kernel is to start again from the host's data, as a repeated timing run does)",
                     f.name,
                     paths(f.certain),
                     cx.module.line_ref(update.start),
