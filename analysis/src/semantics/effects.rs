@@ -620,7 +620,8 @@ pub fn member_alias_sources(module: &Module, func: &Function) -> HashSet<crate::
     member_alias_sets(module, func).1
 }
 
-fn member_alias_sets(
+/// [`member_aliases`] and [`member_alias_sources`] in one pass.
+pub fn member_alias_sets(
     module: &Module,
     func: &Function,
 ) -> (HashMap<VarId, String>, HashSet<crate::ir::ExprId>) {

@@ -185,8 +185,8 @@ impl<'a> FnInterp<'a> {
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
         };
-        f.member_aliases = crate::semantics::effects::member_aliases(module, func);
-        f.member_alias_sources = crate::semantics::effects::member_alias_sources(module, func);
+        (f.member_aliases, f.member_alias_sources) =
+            crate::semantics::effects::member_alias_sets(module, func);
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
                 // (A clause naming a pointer into a member's data already names that
