@@ -1388,6 +1388,13 @@ impl<'a> Lowerer<'a> {
                             });
                         Callee::Named(format!("operator{op}"))
                     }
+                    // A name that lookup left unresolved until instantiation (`std::swap`
+                    // in a template): named, not a call through a pointer.
+                    Some(first) if overload_set(*first).is_some() => Callee::Named(
+                        overload_set(*first)
+                            .map(|r| r.spelling())
+                            .unwrap_or_default(),
+                    ),
                     Some(first) if n + 1 == ch.len() => Callee::Indirect(self.expr(*first, d)),
                     _ => Callee::Named(c.spelling()),
                 }
@@ -1416,6 +1423,22 @@ fn is_compiler_builtin(name: &str) -> bool {
 /// candidates the name finds that take as many arguments as the call passes, and only when
 /// exactly one does (overloads by type stay unresolved). Methods are left alone: their
 /// receiver is not known yet either.
+/// The overload set a call's callee expression names (`std::swap` in a template: an
+/// unresolved lookup, perhaps under an implicit cast), if it is one.
+fn overload_set(callee: Cursor<'_>) -> Option<Cursor<'_>> {
+    let mut level = vec![callee];
+    for _ in 0..3 {
+        if let Some(r) = level
+            .iter()
+            .find(|k| k.kind() == CXCursor_OverloadedDeclRef)
+        {
+            return Some(*r);
+        }
+        level = level.iter().flat_map(|k| k.children()).collect();
+    }
+    None
+}
+
 fn dependent_callee<'a>(
     call: Cursor<'a>,
     children: &[Cursor<'a>],

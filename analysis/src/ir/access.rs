@@ -264,6 +264,28 @@ impl Collector<'_> {
         )
     }
 
+    /// `swap(p, q)` (`std::swap`, resolved or named in a template) of two pointer values.
+    fn swaps_pointers(&self, callee: &Callee, receiver: Option<ExprId>, args: &[ExprId]) -> bool {
+        let name = match callee {
+            Callee::Direct(f) => {
+                let f = self.module.function(*f);
+                if !f.in_system_header || f.has_body {
+                    return false;
+                }
+                f.name.as_str()
+            }
+            Callee::Named(n) => n.rsplit("::").next().unwrap_or(n),
+            Callee::Indirect(_) => return false,
+        };
+        let pointer = |e: ExprId| {
+            matches!(
+                self.func.expr(e).class,
+                TypeClass::Pointer | TypeClass::PointerToConst
+            )
+        };
+        name == "swap" && receiver.is_none() && args.len() == 2 && args.iter().all(|&a| pointer(a))
+    }
+
     fn call(
         &mut self,
         callee: &Callee,
@@ -272,6 +294,13 @@ impl Collector<'_> {
         ctx: AccessKind,
         d: usize,
     ) {
+        if self.swaps_pointers(callee, receiver, args) {
+            // `std::swap(p, q)` of two pointers exchanges the pointers, not their data.
+            for &a in args {
+                self.visit_depth(a, AccessKind::ReadWrite, None, d);
+            }
+            return;
+        }
         let target = match callee {
             Callee::Direct(f) => Some(*f),
             Callee::Indirect(e) => {

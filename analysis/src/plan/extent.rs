@@ -110,6 +110,14 @@ fn of_any_scope(
     let var = module.var(v);
     let ty = var.ty.referent();
     match &ty.kind {
+        // A library container keeps its data behind a pointer of its own, which no map clause
+        // can name: mapping the object copies its few bytes of bookkeeping, not the data.
+        TypeKind::Record(name) if name.starts_with("std::") => Err(format!(
+            "`{}` is a library container ({name}): its data sits behind the container's own \
+             pointer, which a map clause cannot name (map a pointer to it, such as `{}.data()`, \
+             held in a variable)",
+            var.name, var.name
+        )),
         TypeKind::Array { len: Some(_), .. } | TypeKind::Record(_) => Ok(Extent {
             item: var.name.clone(),
             bytes: ty.size,

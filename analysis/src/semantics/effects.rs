@@ -208,6 +208,136 @@ const WRITES_FIRST_ONLY: &[&str] = &[
     "fgets",
 ];
 
+/// Standard algorithms that only write the range they are given first (`std::iota(p, p + n,
+/// 0)`): the arguments that name it.
+const STD_FILLS: &[&str] = &[
+    "iota",
+    "fill",
+    "fill_n",
+    "generate",
+    "generate_n",
+    "uninitialized_fill",
+    "uninitialized_fill_n",
+];
+/// Standard algorithms that copy from their first range into an output that is only
+/// written (argument 2: `std::copy(a, a + n, b)`; `copy_n(a, n, b)`).
+const STD_COPIES: &[&str] = &[
+    "copy",
+    "copy_n",
+    "copy_if",
+    "copy_backward",
+    "move",
+    "move_backward",
+    "uninitialized_copy",
+    "uninitialized_copy_n",
+    "uninitialized_move",
+    "reverse_copy",
+    "rotate_copy",
+    "replace_copy",
+    "replace_copy_if",
+    "remove_copy",
+    "remove_copy_if",
+    "unique_copy",
+    "partial_sum",
+    "adjacent_difference",
+    "inclusive_scan",
+    "exclusive_scan",
+    "transform_inclusive_scan",
+    "transform_exclusive_scan",
+];
+/// Standard algorithms that only read every range they are given.
+const STD_READS: &[&str] = &[
+    "accumulate",
+    "reduce",
+    "transform_reduce",
+    "inner_product",
+    "find",
+    "find_if",
+    "find_if_not",
+    "find_end",
+    "find_first_of",
+    "adjacent_find",
+    "count",
+    "count_if",
+    "equal",
+    "mismatch",
+    "min_element",
+    "max_element",
+    "minmax_element",
+    "all_of",
+    "any_of",
+    "none_of",
+    "lower_bound",
+    "upper_bound",
+    "equal_range",
+    "binary_search",
+    "is_sorted",
+    "is_sorted_until",
+    "is_partitioned",
+    "is_permutation",
+    "is_heap",
+    "search",
+    "search_n",
+    "lexicographical_compare",
+    "includes",
+];
+/// Iterator and utility templates that pass a pointer on without touching its data.
+const STD_NO_DATA: &[&str] = &[
+    "begin",
+    "end",
+    "cbegin",
+    "cend",
+    "rbegin",
+    "rend",
+    "data",
+    "size",
+    "next",
+    "prev",
+    "distance",
+    "advance",
+    "addressof",
+    "forward",
+    "make_pair",
+    "make_tuple",
+    "tie",
+    "min",
+    "max",
+    "minmax",
+    "exchange",
+    "launder",
+];
+
+/// What a function template of the C++ library does to the data behind pointer argument
+/// `i`. libclang numbers no parameters of a function template declared in a system header,
+/// so the prototype cannot say; the algorithm's name does. An algorithm not listed reads and
+/// writes what it is given (`std::sort`, `std::shuffle`, `std::for_each`).
+pub fn library_template_arg(f: &Function, i: usize) -> Option<Effect> {
+    let library_template = f.in_system_header && f.is_template && !f.has_body && !f.is_method;
+    if !library_template || i < f.params.len() {
+        return None;
+    }
+    let name = f.name.as_str();
+    let (read, write) = if STD_NO_DATA.contains(&name) {
+        (false, false)
+    } else if STD_FILLS.contains(&name) {
+        (false, true)
+    } else if STD_COPIES.contains(&name) {
+        // `std::transform` is read-and-write at argument 2 (the second input or the output).
+        (i < 2, i >= 2)
+    } else if name == "transform" {
+        (i <= 2, i >= 2)
+    } else if STD_READS.contains(&name) {
+        (true, false)
+    } else {
+        (true, true)
+    };
+    Some(Effect {
+        here_read: read,
+        here_write: write,
+        ..Effect::default()
+    })
+}
+
 fn prototype_summary(module: &Module, f: &Function) -> Summary {
     let c_library = f.qualified_name == f.name && f.in_system_header;
     if NO_DATA_ACCESS.contains(&f.name.as_str()) && f.qualified_name == f.name {
@@ -289,6 +419,10 @@ struct CallFact {
     index: Option<usize>,
     target: Target,
     in_kernel: bool,
+    /// What a library template does to this argument, where its parameters are unknown.
+    library: Option<Effect>,
+    /// The access says the call only reads (an element read of a container).
+    read_only: bool,
 }
 
 impl FunctionFacts {
@@ -299,8 +433,13 @@ impl FunctionFacts {
         callees: Vec<(FuncId, bool)>,
     ) -> FunctionFacts {
         let func = module.function(id);
-        let (aliases, alias_sources) = pointer_aliases(module, func);
+        let (mut aliases, alias_sources) = pointer_aliases(module, func);
         let member_sources = member_alias_sources(module, func);
+        // `p = v.data()`: what goes through `p` reaches `v`'s data; taking it touches none.
+        let (views, view_sources) = container_views(module, func);
+        for (c, p) in views {
+            aliases.entry(p).or_insert(AliasOf::Var(c));
+        }
         let resolve = |root: Root| -> Option<Target> {
             match root {
                 Root::This => Some(Target::This),
@@ -328,6 +467,9 @@ impl FunctionFacts {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
             for a in &node.accesses {
+                if view_sources.contains(&a.expr) || is_library_query(module, a) {
+                    continue;
+                }
                 // `x = &obj.v[0]` with `x` a member alias: the accesses through `x` count.
                 if matches!(a.escape, Some(Escape::AddressTaken))
                     && member_sources.contains(&a.expr)
@@ -347,7 +489,6 @@ impl FunctionFacts {
                         }
                         _ => None,
                     };
-                    const QUERIES: &[&str] = &["empty", "size", "capacity", "max_size"];
                     const MUTATORS: &[&str] = &[
                         "clear",
                         "resize",
@@ -362,9 +503,6 @@ impl FunctionFacts {
                         "shrink_to_fit",
                         "fill",
                     ];
-                    if library_method.is_some_and(|n| QUERIES.contains(&n)) {
-                        continue;
-                    }
                     let kind = if library_method.is_some_and(|n| MUTATORS.contains(&n)) {
                         AccessKind::Write
                     } else if a.escape.is_some() && a.kind != AccessKind::Read {
@@ -390,6 +528,10 @@ impl FunctionFacts {
                             index: *index,
                             target,
                             in_kernel,
+                            library: index
+                                .and_then(|i| library_template_arg(module.function(*callee), i)),
+                            // An element read of a container (`s += v[i]`, `v.size()`).
+                            read_only: a.kind == AccessKind::Read,
                         });
                     }
                     // `q = &p[k]` with `q` a tracked alias: accesses through `q` count instead.
@@ -441,13 +583,27 @@ impl FunctionFacts {
         for c in &self.calls {
             let callee = &sums[c.callee];
             let e = match c.index {
-                Some(i) => callee.params.get(i).copied().unwrap_or(Effect {
-                    // A variadic argument passed by address: conservative.
-                    here_read: true,
-                    here_write: true,
-                    ..Effect::default()
-                }),
+                Some(i) => callee
+                    .params
+                    .get(i)
+                    .copied()
+                    .or(c.library)
+                    .unwrap_or(Effect {
+                        // A variadic argument passed by address: conservative.
+                        here_read: true,
+                        here_write: true,
+                        ..Effect::default()
+                    }),
                 None => callee.this,
+            };
+            let e = if c.read_only {
+                Effect {
+                    here_write: false,
+                    kernel_write: false,
+                    ..e
+                }
+            } else {
+                e
             };
             add(&mut s, c.target, e.at_call_site(c.in_kernel));
         }
@@ -673,6 +829,113 @@ pub fn member_alias_sets(
         .flat_map(|(_, es)| es)
         .collect();
     (aliases, taken)
+}
+
+/// Local pointers that view a local container's storage (`int *d = v.data();`, `&v[0]`,
+/// `&v.front()`), by container: each pointer set only so, each container with one such
+/// pointer. The pointer is the name a map clause uses for the container's data, so what the
+/// host does to the container (`v[i] = x`, `std::sort(v.begin(), v.end())`) it does to the
+/// data behind the pointer. Also the receiver expressions of those calls (the view's
+/// creation touches no data).
+pub fn container_views(
+    module: &Module,
+    func: &Function,
+) -> (HashMap<VarId, VarId>, HashSet<crate::ir::ExprId>) {
+    use crate::ir::{BinaryOp, ExprId, UnaryOp};
+    // The container variable whose storage `e` points into, and the receiver expression.
+    let view_of = |mut e: ExprId| -> Option<(VarId, ExprId)> {
+        let library_method = |c: &crate::ir::Callee, names: &[&str]| match c {
+            crate::ir::Callee::Direct(f) => {
+                let f = module.function(*f);
+                f.in_system_header && !f.has_body && names.contains(&f.name.as_str())
+            }
+            _ => false,
+        };
+        let container = |r: ExprId| match func.expr(r).kind {
+            ExprKind::Var(x) if matches!(module.var(x).ty.referent().kind, TypeKind::Record(_)) => {
+                Some((x, r))
+            }
+            _ => None,
+        };
+        for _ in 0..8 {
+            match &func.expr(e).kind {
+                ExprKind::Cast(x) | ExprKind::Binary(BinaryOp::Add, x, _) => e = *x,
+                ExprKind::Call {
+                    callee,
+                    receiver: Some(r),
+                    ..
+                } if library_method(callee, &["data"]) => return container(*r),
+                ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+                    ExprKind::Call {
+                        callee,
+                        receiver: Some(r),
+                        ..
+                    } if library_method(callee, &["operator[]", "front", "at"]) => {
+                        return container(*r)
+                    }
+                    _ => return None,
+                },
+                _ => return None,
+            }
+        }
+        None
+    };
+    let mut of_pointer: HashMap<VarId, Option<VarId>> = HashMap::new();
+    let mut receivers: HashMap<VarId, Vec<ExprId>> = HashMap::new();
+    for (p, rhs) in local_pointer_sets(module, func) {
+        let v = view_of(rhs);
+        if let Some((_, r)) = v {
+            receivers.entry(p).or_default().push(r);
+        }
+        let c = v.map(|(c, _)| c);
+        let slot = of_pointer.entry(p).or_insert(c);
+        if *slot != c {
+            *slot = None;
+        }
+    }
+    // A pointer whose address is taken may be set elsewhere.
+    for e in &func.exprs {
+        if let ExprKind::Unary(UnaryOp::AddrOf, x) = &e.kind {
+            if let ExprKind::Var(p) = func.expr(*x).kind {
+                of_pointer.insert(p, None);
+            }
+        }
+    }
+    let mut by_container: HashMap<VarId, Option<VarId>> = HashMap::new();
+    for (p, c) in &of_pointer {
+        if let Some(c) = c {
+            by_container
+                .entry(*c)
+                .and_modify(|q| *q = None)
+                .or_insert(Some(*p));
+        }
+    }
+    let views: HashMap<VarId, VarId> = by_container
+        .into_iter()
+        .filter_map(|(c, p)| Some((c, p?)))
+        .collect();
+    let sources = receivers
+        .into_iter()
+        .filter(|(p, _)| views.values().any(|q| q == p))
+        .flat_map(|(_, rs)| rs)
+        .collect();
+    (views, sources)
+}
+
+/// Whether `a` is the object of a library container's query (`v.size()`, `v.empty()`): it
+/// touches no element.
+pub fn is_library_query(module: &Module, a: &Access) -> bool {
+    const QUERIES: &[&str] = &["empty", "size", "capacity", "max_size"];
+    match &a.escape {
+        Some(Escape::CallArg {
+            callee: Some(c),
+            index: None,
+        }) => {
+            let c = module.function(*c);
+            c.in_system_header && !c.has_body && QUERIES.contains(&c.name.as_str())
+        }
+        _ => false,
+    }
 }
 
 /// What a local pointer alias points into.

@@ -125,6 +125,11 @@ pub(super) struct FnInterp<'a> {
     member_aliases: HashMap<crate::ir::VarId, String>,
     /// The member expressions those aliases take the address of (no access by themselves).
     member_alias_sources: std::collections::HashSet<crate::ir::ExprId>,
+    /// Local containers whose storage a local pointer views (`d = v.data()`), with that
+    /// pointer: their accesses are the pointer's data's (see `container_views`).
+    container_views: HashMap<crate::ir::VarId, crate::ir::VarId>,
+    /// The receivers of those `.data()` calls (no access by themselves).
+    container_view_sources: std::collections::HashSet<crate::ir::ExprId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -182,11 +187,15 @@ impl<'a> FnInterp<'a> {
             quiet: false,
             member_aliases: HashMap::new(),
             member_alias_sources: Default::default(),
+            container_views: HashMap::new(),
+            container_view_sources: Default::default(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
         };
         (f.member_aliases, f.member_alias_sources) =
             crate::semantics::effects::member_alias_sets(module, func);
+        (f.container_views, f.container_view_sources) =
+            crate::semantics::effects::container_views(module, func);
         for (d, info) in module.directives.iter_enumerated() {
             if info.function == Some(id) {
                 // (A clause naming a pointer into a member's data already names that
@@ -304,6 +313,10 @@ impl<'a> FnInterp<'a> {
                     Some(r) if r.len() == 1 => r[0],
                     _ => v,
                 };
+                // `v[i] = x` on a container whose data a pointer views (`d = v.data()`).
+                if let Some(p) = self.container_views.get(&v) {
+                    return Some(Object::Var(*p));
+                }
                 // `e = nodelist + 8*k` with `nodelist = &dom->m_nodelist[0]`.
                 if let Some(m) = self.member_aliases.get(&v) {
                     return (!pointer_value).then(|| Object::Member(m.clone()));
@@ -384,6 +397,12 @@ impl<'a> FnInterp<'a> {
             {
                 continue;
             }
+            // `d = v.data()`: taking the view touches no data; nor does `v.size()`.
+            if self.container_view_sources.contains(&a.expr)
+                || crate::semantics::effects::is_library_query(self.module, a)
+            {
+                continue;
+            }
             // Through a pointer that may point into several variables (`dst = c ? a : b`, a
             // swap): each may be accessed, none certainly (a weak update of each).
             let multi = match a.root {
@@ -411,7 +430,13 @@ impl<'a> FnInterp<'a> {
                     }) => {
                         let s = &self.sums[*c];
                         let mut effect = match index {
-                            Some(i) => s.params.get(*i).copied().unwrap_or_default(),
+                            Some(i) => s.params.get(*i).copied().unwrap_or_else(|| {
+                                crate::semantics::effects::library_template_arg(
+                                    self.module.function(*c),
+                                    *i,
+                                )
+                                .unwrap_or_default()
+                            }),
                             None => s.this,
                         };
                         // The access says the call only reads (an element read of a container).

@@ -442,8 +442,10 @@ pub fn is_scalar_var(module: &Module, o: &Object) -> bool {
     }
 }
 
-/// Iterations of `for (i = a; i < b; ...)` (or `<=`) with constant bounds, when there is at
-/// least one.
+/// Iterations of `for (i = a; i < b; step)` (or `<=`, `>`, `>=`) with constant bounds and a
+/// step the loop shows: `i++`, `i += c`, `i = i + c` (and their decrements), or a geometric
+/// `i *= k`, `i <<= k`, `i /= k`, `i >>= k`. Any other step gives `None` (an estimate), never a
+/// count that assumes a unit step.
 pub fn constant_trips(module: &Module, func: &crate::ir::Function, stmt: StmtId) -> Option<u64> {
     use crate::ir::{BinaryOp, ExprKind, StmtKind};
     use crate::semantics::symbolic::Poly;
@@ -463,10 +465,104 @@ pub fn constant_trips(module: &Module, func: &crate::ir::Function, stmt: StmtId)
         },
         _ => None,
     })?;
-    let end = match &func.expr(cond).kind {
-        ExprKind::Binary(BinaryOp::Lt, _, rhs) => value(*rhs),
-        ExprKind::Binary(BinaryOp::Le, _, rhs) => value(*rhs).map(|v| v + 1),
+    let step = loop_step(module, func, fl.step?, iv)?;
+    // The loop runs while `i < end` (up) or `i > end` (down); `<=` and `>=` move the end by one.
+    let (end, up) = match &func.expr(cond).kind {
+        ExprKind::Binary(BinaryOp::Lt, _, rhs) => (value(*rhs)?, true),
+        ExprKind::Binary(BinaryOp::Le, _, rhs) => (value(*rhs)?.checked_add(1)?, true),
+        ExprKind::Binary(BinaryOp::Gt, _, rhs) => (value(*rhs)?, false),
+        ExprKind::Binary(BinaryOp::Ge, _, rhs) => (value(*rhs)?.checked_sub(1)?, false),
+        _ => return None,
+    };
+    let runs = |i: i64| if up { i < end } else { i > end };
+    match step {
+        Step::Add(c) if c > 0 && up => Some(if end > start {
+            ((end - start) as u64).div_ceil(c as u64)
+        } else {
+            0
+        }),
+        Step::Add(c) if c < 0 && !up => Some(if start > end {
+            ((start - end) as u64).div_ceil(c.unsigned_abs())
+        } else {
+            0
+        }),
+        Step::Mul(k) if k > 1 && up && start > 0 => {
+            let (mut i, mut n) = (start, 0u64);
+            while runs(i) {
+                n += 1;
+                i = i.checked_mul(k)?;
+            }
+            Some(n)
+        }
+        Step::Div(k) if k > 1 && !up && start >= 0 && end >= 0 => {
+            let (mut i, mut n) = (start, 0u64);
+            while runs(i) {
+                n += 1;
+                i /= k;
+            }
+            Some(n)
+        }
+        // A step away from the end (or none): the loop's count is not a constant we can trust.
         _ => None,
-    }?;
-    (end > start).then(|| (end - start) as u64)
+    }
+}
+
+/// How a loop's step expression moves its induction variable.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Step {
+    Add(i64),
+    Mul(i64),
+    Div(i64),
+}
+
+fn loop_step(
+    module: &Module,
+    func: &crate::ir::Function,
+    step: crate::ir::ExprId,
+    iv: crate::ir::VarId,
+) -> Option<Step> {
+    use crate::ir::{BinaryOp, ExprKind, UnaryOp};
+    use crate::semantics::symbolic::Poly;
+    let is_iv = |e: crate::ir::ExprId| func.var_through_casts(e) == Some(iv);
+    let value = |e| Poly::from_expr(module, func, e).and_then(|p| p.as_const());
+    let shift = |k: i64| (0..62).contains(&k).then(|| 1i64 << k);
+    match &func.expr(func.strip_casts(step)).kind {
+        ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PreInc, x) if is_iv(*x) => Some(Step::Add(1)),
+        ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) if is_iv(*x) => Some(Step::Add(-1)),
+        ExprKind::Assign(Some(op), x, rhs) if is_iv(*x) => {
+            let c = value(*rhs)?;
+            match op {
+                BinaryOp::Add => Some(Step::Add(c)),
+                BinaryOp::Sub => Some(Step::Add(c.checked_neg()?)),
+                BinaryOp::Mul => Some(Step::Mul(c)),
+                BinaryOp::Shl => Some(Step::Mul(shift(c)?)),
+                BinaryOp::Div => Some(Step::Div(c)),
+                BinaryOp::Shr => Some(Step::Div(shift(c)?)),
+                _ => None,
+            }
+        }
+        ExprKind::Assign(None, x, rhs) if is_iv(*x) => {
+            let ExprKind::Binary(op, a, b) = &func.expr(func.strip_casts(*rhs)).kind else {
+                return None;
+            };
+            // `i = i op c`, or `i = c op i` for the commutative ones.
+            let c = if is_iv(*a) {
+                value(*b)?
+            } else if is_iv(*b) && matches!(op, BinaryOp::Add | BinaryOp::Mul) {
+                value(*a)?
+            } else {
+                return None;
+            };
+            match op {
+                BinaryOp::Add => Some(Step::Add(c)),
+                BinaryOp::Sub => Some(Step::Add(c.checked_neg()?)),
+                BinaryOp::Mul => Some(Step::Mul(c)),
+                BinaryOp::Shl => Some(Step::Mul(shift(c)?)),
+                BinaryOp::Div => Some(Step::Div(c)),
+                BinaryOp::Shr => Some(Step::Div(shift(c)?)),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
 }

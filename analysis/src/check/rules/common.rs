@@ -248,3 +248,62 @@ pub fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
                 && o.item_text.contains('[')
         })
 }
+
+/// Whether code of `f` inside `span` may give the variable `v` another value: an assignment,
+/// an increment, its address taken, or a `swap` of it.
+pub fn var_set_in(
+    module: &crate::ir::Module,
+    f: &crate::ir::Function,
+    span: crate::ir::Span,
+    v: crate::ir::VarId,
+) -> bool {
+    use crate::ir::{Callee, ExprKind, UnaryOp};
+    let is_v = |e: crate::ir::ExprId| f.var_through_casts(e) == Some(v);
+    f.exprs.iter().any(|e| {
+        span.start <= e.span.start
+            && e.span.end <= span.end
+            && match &e.kind {
+                ExprKind::Assign(_, l, _) => is_v(*l),
+                ExprKind::Unary(op, x) => (op.is_increment() || *op == UnaryOp::AddrOf) && is_v(*x),
+                ExprKind::Call { callee, args, .. } => {
+                    let name = match callee {
+                        Callee::Direct(c) => module.function(*c).name.as_str(),
+                        Callee::Named(n) => n.as_str(),
+                        Callee::Indirect(_) => "",
+                    };
+                    name.ends_with("swap") && args.iter().any(|a| is_v(*a))
+                }
+                _ => false,
+            }
+    })
+}
+
+/// Whether every variable `text` (a list item as written) names keeps its value through loop
+/// `l` of `func`: declared before the loop and not set inside it. A clause moved out of the
+/// loop must mean there what it meant on each iteration (`h[0:len]` with `h` allocated, or
+/// `len` computed, inside the loop means something else on each one, and is not in scope
+/// before it).
+pub fn names_fixed_in_loop(
+    cx: &Context,
+    func: FuncId,
+    l: crate::ir::cfg::LoopId,
+    text: &str,
+) -> bool {
+    let Some(g) = cx.facts.cfgs[func].as_ref() else {
+        return false;
+    };
+    let f = cx.module.function(func);
+    let span = f.stmt(g.loops[l].stmt).span;
+    let names: Vec<&str> = text
+        .split(|c: char| c.is_ascii() && !crate::text::scan::is_ident_byte(c as u8))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+        .collect();
+    cx.module.vars.iter_enumerated().all(|(v, var)| {
+        var.function != Some(func)
+            || !names.contains(&var.name.as_str())
+            || !(var
+                .span
+                .is_some_and(|s| span.start <= s.start && s.end <= span.end)
+                || var_set_in(cx.module, f, span, v))
+    })
+}

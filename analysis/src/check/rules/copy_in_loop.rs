@@ -1,6 +1,6 @@
 //! OMP201: data mapped and copied on every iteration of a host loop.
 
-use super::common::{cost, finding, trips, widest_loop};
+use super::common::{cost, finding, names_fixed_in_loop, trips, widest_loop};
 use super::Context;
 use crate::check::env::Mapping;
 use crate::check::{fixes, Finding, Related};
@@ -53,7 +53,9 @@ pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
             let host_w = acc.iter().any(|a| !a.on_device && a.write);
             let host_r = acc.iter().any(|a| !a.on_device && a.read);
             let dev_w = acc.iter().any(|a| a.on_device && a.write);
-            (!to || (!host_w && (!dev_w || from))) && (!from || !host_r)
+            (!to || (!host_w && (!dev_w || from)))
+                && (!from || !host_r)
+                && names_fixed_in_loop(cx, m.func, l, &m.item.text)
         };
         let Some(l) = widest_loop(cx, m.func, l0, ok) else {
             continue;

@@ -1,7 +1,7 @@
 //! OMP207: a `target update` in a loop copies data that does not change there on its source
 //! side; it can move before (or after) the loop.
 
-use super::common::{cost, finding, trips, widest_loop};
+use super::common::{cost, finding, names_fixed_in_loop, trips, var_set_in, widest_loop};
 use super::Context;
 use crate::check::env::items::directive_items;
 use crate::check::env::{CopyKind, Object};
@@ -59,12 +59,15 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 return false;
             };
             let f = cx.module.function(c.func);
-            pointer_set_in(cx.module, f, f.stmt(g.loops[l].stmt).span, *v)
+            var_set_in(cx.module, f, f.stmt(g.loops[l].stmt).span, *v)
         };
         // After the loop: copies to the host nobody on the host looks at inside the loop.
         let after = |l: LoopId| {
             items.motions.iter().all(|m| {
-                !m.to_device && !host_touch(l, &m.object) && !retargeted(l, &m.object)
+                !m.to_device
+                    && !host_touch(l, &m.object)
+                    && !retargeted(l, &m.object)
+                    && names_fixed_in_loop(cx, c.func, l, &m.text)
             })
         };
         // Before the loop: nothing in the loop changes the data on either side.
@@ -72,7 +75,11 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             items
                 .motions
                 .iter()
-                .all(|m| !writes(l, &m.object) && !retargeted(l, &m.object))
+                .all(|m| {
+                    !writes(l, &m.object)
+                        && !retargeted(l, &m.object)
+                        && names_fixed_in_loop(cx, c.func, l, &m.text)
+                })
         };
         let (side, l) = match widest_loop(cx, c.func, l0, after) {
             Some(l) => (Side::After, l),
@@ -145,33 +152,3 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     out
 }
 
-/// Whether code of `f` inside `span` may give the variable `v` another value: an assignment,
-/// an increment, its address taken, or a `swap` of it.
-fn pointer_set_in(
-    module: &crate::ir::Module,
-    f: &crate::ir::Function,
-    span: crate::ir::Span,
-    v: crate::ir::VarId,
-) -> bool {
-    use crate::ir::{Callee, ExprKind, UnaryOp};
-    let is_v = |e: crate::ir::ExprId| f.var_through_casts(e) == Some(v);
-    f.exprs.iter().any(|e| {
-        span.start <= e.span.start
-            && e.span.end <= span.end
-            && match &e.kind {
-                ExprKind::Assign(_, l, _) => is_v(*l),
-                ExprKind::Unary(op, x) => {
-                    (op.is_increment() || *op == UnaryOp::AddrOf) && is_v(*x)
-                }
-                ExprKind::Call { callee, args, .. } => {
-                    let name = match callee {
-                        Callee::Direct(c) => module.function(*c).name.as_str(),
-                        Callee::Named(n) => n.as_str(),
-                        Callee::Indirect(_) => "",
-                    };
-                    name.ends_with("swap") && args.iter().any(|a| is_v(*a))
-                }
-                _ => false,
-            }
-    })
-}
