@@ -966,7 +966,9 @@ impl<'a> FnCtx<'a> {
                     Storage::Local => {
                         // A local pointer may alias anything unless it holds memory allocated
                         // here.
-                        var.ty.is_pointer() && !extent::allocated_here(self.module, self.id, *v)
+                        var.ty.is_pointer()
+                            && (!extent::allocated_here(self.module, self.id, *v)
+                                || pointer_leaves(self.module, self.func, *v))
                     }
                 }
             }
@@ -1058,4 +1060,35 @@ fn unify_swapped(module: &Module, func: &crate::ir::Function, items: &mut [Mappe
             }
         }
     }
+}
+
+/// Whether the value of local pointer `v` leaves the function: returned (`return out;`), or
+/// stored where a caller can reach it (`*result = out;`, a global, a member). The data behind
+/// it is then read after the function returns, where the region cannot see.
+fn pointer_leaves(module: &Module, func: &crate::ir::Function, v: VarId) -> bool {
+    use crate::ir::{BinaryOp, ExprKind};
+    let points_into = |mut e: crate::ir::ExprId| {
+        for _ in 0..16 {
+            match &func.expr(e).kind {
+                ExprKind::Var(x) => return *x == v,
+                ExprKind::Cast(x) | ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, x, _) => e = *x,
+                ExprKind::Cond(_, a, b) => {
+                    let (a, b) = (*a, *b);
+                    return [a, b].iter().any(|&x| func.var_through_casts(x) == Some(v));
+                }
+                _ => return false,
+            }
+        }
+        false
+    };
+    let local_var = |e: crate::ir::ExprId| {
+        matches!(func.expr(e).kind, ExprKind::Var(x)
+            if matches!(module.var(x).storage, Storage::Local | Storage::Parameter)
+                && !matches!(module.var(x).ty.kind, crate::ir::TypeKind::Reference(_)))
+    };
+    func.stmts.iter().any(|st| {
+        matches!(&st.kind, StmtKind::Return(Some(e)) if points_into(*e))
+    }) || func.exprs.iter().any(|e| {
+        matches!(&e.kind, ExprKind::Assign(None, l, r) if points_into(*r) && !local_var(*l))
+    })
 }

@@ -938,6 +938,14 @@ pub fn is_library_query(module: &Module, a: &Access) -> bool {
     }
 }
 
+/// `nullptr`, `NULL`, `0` (through casts): a pointer that points to no data.
+fn is_null_pointer(func: &Function, e: crate::ir::ExprId) -> bool {
+    matches!(
+        func.expr(func.strip_casts(e)).kind,
+        ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. }
+    )
+}
+
 /// What a local pointer alias points into.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AliasOf {
@@ -987,6 +995,12 @@ pub fn local_aliases(
             },
             ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => {
                 root_of(func, *a, seen, depth + 1)
+            }
+            ExprKind::Cond(_, a, b) if is_null_pointer(func, *b) => {
+                root_of(func, *a, seen, depth + 1)
+            }
+            ExprKind::Cond(_, a, b) if is_null_pointer(func, *a) => {
+                root_of(func, *b, seen, depth + 1)
             }
             ExprKind::Cond(_, a, b) => {
                 let mut r = root_of(func, *a, seen, depth + 1)?;
@@ -1100,6 +1114,9 @@ fn pointer_aliases(
                     ExprKind::Binary(crate::ir::BinaryOp::Add | crate::ir::BinaryOp::Sub, a, _) => {
                         e = *a
                     }
+                    // `c ? p + k : nullptr` points into p's data or nowhere.
+                    ExprKind::Cond(_, a, b) if is_null_pointer(func, *b) => e = *a,
+                    ExprKind::Cond(_, a, b) if is_null_pointer(func, *a) => e = *b,
                     _ => return None,
                 }
             }
