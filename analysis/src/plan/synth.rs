@@ -494,6 +494,12 @@ impl<'a> FnCtx<'a> {
                 if var.declare_target || ty.is_scalar() || programmer.0.contains(v) {
                     return false;
                 }
+                // A variable of a template's dependent type (`IdxType n`) that no code
+                // indexes, dereferences or takes a member of is a value: as a scalar, each
+                // kernel gets it firstprivate.
+                if matches!(ty.kind, crate::ir::TypeKind::Dependent) && used_as_value_only(self.func, *v) {
+                    return false;
+                }
                 let Some(decl) = var.span else { return true };
                 if kernels
                     .iter()
@@ -1090,5 +1096,21 @@ fn pointer_leaves(module: &Module, func: &crate::ir::Function, v: VarId) -> bool
         matches!(&st.kind, StmtKind::Return(Some(e)) if points_into(*e))
     }) || func.exprs.iter().any(|e| {
         matches!(&e.kind, ExprKind::Assign(None, l, r) if points_into(*r) && !local_var(*l))
+    })
+}
+
+/// Whether `func` uses variable `v` only as a value: never indexed, dereferenced, passed by
+/// address or reached through for a member.
+fn used_as_value_only(func: &crate::ir::Function, v: VarId) -> bool {
+    use crate::ir::{ExprKind, UnaryOp};
+    let is_v = |e: crate::ir::ExprId| func.var_through_casts(e) == Some(v);
+    !func.exprs.iter().any(|e| match &e.kind {
+        ExprKind::Subscript(b, _) => is_v(*b),
+        ExprKind::Unary(UnaryOp::Deref | UnaryOp::AddrOf, x) => is_v(*x),
+        ExprKind::Member { base: Some(b), .. } => is_v(*b),
+        ExprKind::Call {
+            receiver: Some(r), ..
+        } => is_v(*r),
+        _ => false,
     })
 }
