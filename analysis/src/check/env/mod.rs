@@ -525,21 +525,25 @@ fn loop_step(
     use crate::semantics::symbolic::Poly;
     let is_iv = |e: crate::ir::ExprId| func.var_through_casts(e) == Some(iv);
     let value = |e| Poly::from_expr(module, func, e).and_then(|p| p.as_const());
-    let shift = |k: i64| (0..62).contains(&k).then(|| 1i64 << k);
+    // `i op= c` and `i = i op c` step alike.
+    let step_by = |op: BinaryOp, c: i64| {
+        let shift = |k: i64| (0..62).contains(&k).then(|| 1i64 << k);
+        match op {
+            BinaryOp::Add => Some(Step::Add(c)),
+            BinaryOp::Sub => Some(Step::Add(c.checked_neg()?)),
+            BinaryOp::Mul => Some(Step::Mul(c)),
+            BinaryOp::Shl => Some(Step::Mul(shift(c)?)),
+            BinaryOp::Div => Some(Step::Div(c)),
+            BinaryOp::Shr => Some(Step::Div(shift(c)?)),
+            _ => None,
+        }
+    };
     match &func.expr(func.strip_casts(step)).kind {
         ExprKind::Unary(UnaryOp::PostInc | UnaryOp::PreInc, x) if is_iv(*x) => Some(Step::Add(1)),
         ExprKind::Unary(UnaryOp::PostDec | UnaryOp::PreDec, x) if is_iv(*x) => Some(Step::Add(-1)),
         ExprKind::Assign(Some(op), x, rhs) if is_iv(*x) => {
             let c = value(*rhs)?;
-            match op {
-                BinaryOp::Add => Some(Step::Add(c)),
-                BinaryOp::Sub => Some(Step::Add(c.checked_neg()?)),
-                BinaryOp::Mul => Some(Step::Mul(c)),
-                BinaryOp::Shl => Some(Step::Mul(shift(c)?)),
-                BinaryOp::Div => Some(Step::Div(c)),
-                BinaryOp::Shr => Some(Step::Div(shift(c)?)),
-                _ => None,
-            }
+            step_by(*op, c)
         }
         ExprKind::Assign(None, x, rhs) if is_iv(*x) => {
             let ExprKind::Binary(op, a, b) = &func.expr(func.strip_casts(*rhs)).kind else {
@@ -553,15 +557,7 @@ fn loop_step(
             } else {
                 return None;
             };
-            match op {
-                BinaryOp::Add => Some(Step::Add(c)),
-                BinaryOp::Sub => Some(Step::Add(c.checked_neg()?)),
-                BinaryOp::Mul => Some(Step::Mul(c)),
-                BinaryOp::Shl => Some(Step::Mul(shift(c)?)),
-                BinaryOp::Div => Some(Step::Div(c)),
-                BinaryOp::Shr => Some(Step::Div(shift(c)?)),
-                _ => None,
-            }
+            step_by(*op, c)
         }
         _ => None,
     }
