@@ -322,9 +322,9 @@ pub fn library_template_arg(f: &Function, i: usize) -> Option<Effect> {
     } else if STD_FILLS.contains(&name) {
         (false, true)
     } else if STD_COPIES.contains(&name) {
-        // `std::transform` is read-and-write at argument 2 (the second input or the output).
         (i < 2, i >= 2)
     } else if name == "transform" {
+        // Argument 2 is the second input (5 arguments) or the output (4): read and write.
         (i <= 2, i >= 2)
     } else if STD_READS.contains(&name) {
         (true, false)
