@@ -298,12 +298,37 @@ pub fn names_fixed_in_loop(
         .split(|c: char| c.is_ascii() && !crate::text::scan::is_ident_byte(c as u8))
         .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
         .collect();
+    let inside = |var: &crate::ir::Var| {
+        var.span
+            .is_some_and(|s| span.start <= s.start && s.end <= span.end)
+    };
+    // A pointer into a member's data declared in the loop (`Real_t *m = &dom.m_mass[0];`)
+    // names the same storage on every iteration; the clause means the same before the loop
+    // when an alias of the same name, declared before it, points there too (LULESH's
+    // shadowed aliases).
+    let member_aliases = std::cell::OnceCell::new();
+    let shadows_invariant_alias = |v: crate::ir::VarId, var: &crate::ir::Var| {
+        let (aliases, _) = member_aliases
+            .get_or_init(|| crate::semantics::effects::member_alias_sets(cx.module, f));
+        let Some(field) = aliases.get(&v) else {
+            return false;
+        };
+        cx.module.vars.iter_enumerated().any(|(w, outer)| {
+            w != v
+                && outer.function == Some(func)
+                && outer.name == var.name
+                && outer.span.is_some_and(|s| s.end <= span.start)
+                && aliases.get(&w) == Some(field)
+                && !var_set_in(cx.module, f, span, w)
+        })
+    };
     cx.module.vars.iter_enumerated().all(|(v, var)| {
         var.function != Some(func)
             || !names.contains(&var.name.as_str())
-            || !(var
-                .span
-                .is_some_and(|s| span.start <= s.start && s.end <= span.end)
-                || var_set_in(cx.module, f, span, v))
+            || if inside(var) {
+                shadows_invariant_alias(v, var)
+            } else {
+                !var_set_in(cx.module, f, span, v)
+            }
     })
 }
