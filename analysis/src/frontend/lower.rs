@@ -1447,12 +1447,7 @@ fn dependent_callee<'a>(
     let reference = call
         .referenced()
         .filter(|r| r.kind() == CXCursor_OverloadedDeclRef)
-        .or_else(|| {
-            let first = children.first()?;
-            std::iter::once(*first)
-                .chain(first.children())
-                .find(|k| k.kind() == CXCursor_OverloadedDeclRef)
-        })?;
+        .or_else(|| overload_set(*children.first()?))?;
     let free: Vec<Cursor<'a>> = reference
         .overloaded_decls()
         .into_iter()

@@ -201,6 +201,13 @@ impl Function {
         }
         e
     }
+    /// Whether `e` is a null pointer constant (`nullptr`, `NULL`, `0`), through casts.
+    pub fn is_null_pointer(&self, e: ExprId) -> bool {
+        matches!(
+            self.expr(self.strip_casts(e)).kind,
+            ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. }
+        )
+    }
     /// The variable `e` names, through casts.
     pub fn var_through_casts(&self, e: ExprId) -> Option<VarId> {
         match self.expr(self.strip_casts(e)).kind {

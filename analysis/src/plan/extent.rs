@@ -33,7 +33,10 @@ pub fn of(
     // The team and thread numbers have a value inside a kernel only: a section in their
     // terms evaluated at a map clause on the host is one element of team 0, thread 0.
     let unusable = |n: &str| hidden.contains(n) || DEVICE_ONLY.contains(&n);
-    let Some(name) = names_in(&e.item).into_iter().find(|n| unusable(n)) else {
+    let Some(name) = crate::text::scan::identifiers(&e.item)
+        .into_iter()
+        .find(|n| unusable(n))
+    else {
         return Ok(e);
     };
     let name = name.to_string();
@@ -42,7 +45,7 @@ pub fn of(
         Object::Member(_) => None,
     };
     match whole {
-        Some(w) if !names_in(&w.item).iter().any(|n| unusable(n)) => Ok(w),
+        Some(w) if !crate::text::scan::identifiers(&w.item).iter().any(|n| unusable(n)) => Ok(w),
         _ if DEVICE_ONLY.contains(&name.as_str()) => Err(format!(
             "its section `{}` depends on `{name}()`, which has a value in a kernel only, and the allocation's length is not known",
             e.item
@@ -61,14 +64,6 @@ const DEVICE_ONLY: &[&str] = &[
     "omp_get_num_teams",
     "omp_get_num_threads",
 ];
-
-/// The identifiers of a C expression's text.
-fn names_in(text: &str) -> Vec<&str> {
-    // Split at ASCII bytes that continue no identifier (non-ASCII ones do, as in clang).
-    text.split(|c: char| c.is_ascii() && !crate::text::scan::is_ident_byte(c as u8))
-        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
-        .collect()
-}
 
 /// `v[0:LEN]` for a pointer whose allocation in function `id` has a length omplens reads.
 fn allocation_extent(module: &Module, id: FuncId, v: VarId) -> Option<Extent> {

@@ -938,14 +938,6 @@ pub fn is_library_query(module: &Module, a: &Access) -> bool {
     }
 }
 
-/// `nullptr`, `NULL`, `0` (through casts): a pointer that points to no data.
-fn is_null_pointer(func: &Function, e: crate::ir::ExprId) -> bool {
-    matches!(
-        func.expr(func.strip_casts(e)).kind,
-        ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. }
-    )
-}
-
 /// What a local pointer alias points into.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum AliasOf {
@@ -996,10 +988,10 @@ pub fn local_aliases(
             ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => {
                 root_of(func, *a, seen, depth + 1)
             }
-            ExprKind::Cond(_, a, b) if is_null_pointer(func, *b) => {
+            ExprKind::Cond(_, a, b) if func.is_null_pointer(*b) => {
                 root_of(func, *a, seen, depth + 1)
             }
-            ExprKind::Cond(_, a, b) if is_null_pointer(func, *a) => {
+            ExprKind::Cond(_, a, b) if func.is_null_pointer(*a) => {
                 root_of(func, *b, seen, depth + 1)
             }
             ExprKind::Cond(_, a, b) => {
@@ -1115,8 +1107,8 @@ fn pointer_aliases(
                         e = *a
                     }
                     // `c ? p + k : nullptr` points into p's data or nowhere.
-                    ExprKind::Cond(_, a, b) if is_null_pointer(func, *b) => e = *a,
-                    ExprKind::Cond(_, a, b) if is_null_pointer(func, *a) => e = *b,
+                    ExprKind::Cond(_, a, b) if func.is_null_pointer(*b) => e = *a,
+                    ExprKind::Cond(_, a, b) if func.is_null_pointer(*a) => e = *b,
                     _ => return None,
                 }
             }

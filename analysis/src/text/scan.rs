@@ -96,6 +96,14 @@ pub fn splice_end(b: &[u8], i: usize) -> Option<usize> {
     }
 }
 
+/// The identifiers of a C expression's text (`a[i * n:len]` gives `a`, `i`, `n`, `len`).
+pub fn identifiers(text: &str) -> Vec<&str> {
+    // Split at ASCII bytes that continue no identifier (non-ASCII ones do, as in clang).
+    text.split(|c: char| c.is_ascii() && !is_ident_byte(c as u8))
+        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+        .collect()
+}
+
 /// A byte that continues an identifier (`$` and non-ASCII bytes included, as clang takes
 /// them).
 pub fn is_ident_byte(c: u8) -> bool {

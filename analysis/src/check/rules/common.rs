@@ -294,10 +294,7 @@ pub fn names_fixed_in_loop(
     };
     let f = cx.module.function(func);
     let span = f.stmt(g.loops[l].stmt).span;
-    let names: Vec<&str> = text
-        .split(|c: char| c.is_ascii() && !crate::text::scan::is_ident_byte(c as u8))
-        .filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
-        .collect();
+    let names = crate::text::scan::identifiers(text);
     let inside = |var: &crate::ir::Var| {
         var.span
             .is_some_and(|s| span.start <= s.start && s.end <= span.end)
