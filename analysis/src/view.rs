@@ -209,7 +209,8 @@ pub fn view(module: &Module, facts: &Facts) -> FileView {
     let mut directives = Vec::new();
     for (dir, info) in module.directives.iter_enumerated() {
         let kind = info.directive.kind;
-        if !(kind.is_offload_kernel() || kind.is_data_mapping()) {
+        // (A header's directives are not this file's to show.)
+        if !(kind.is_offload_kernel() || kind.is_data_mapping()) || info.origin.is_some() {
             continue;
         }
         let mut transfers: Vec<Transfer> = facts

@@ -1,5 +1,5 @@
-/* The kernel that uses `x` sits in launcher_kernels.h, which omplens does not analyse, and no
- * map covers `x` at the calls: `fix` cannot know whether the kernel finds it on the device, so
+/* The kernel that uses `x` sits in launcher_kernels.h, written with `_Pragma`, which omplens
+ * does not read, and no map covers `x` at the calls: `fix` cannot know whether the kernel finds it on the device, so
  * that is a gap (nothing written), never a silent "nothing to map". */
 #include <stdio.h>
 #include <stdlib.h>

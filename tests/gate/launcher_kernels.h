@@ -1,10 +1,13 @@
-/* Kernels in a project header, as HeCBench's kernels.h files hold them: omplens does not
- * analyse a header function whose body has OpenMP directives. */
+/* Kernels in a project header written with `_Pragma` (in a macro, as some projects spell
+ * their offload loops): omplens lowers header bodies with their `#pragma omp` directives but
+ * does not read `_Pragma`, so it cannot see what this kernel does. */
 #ifndef LAUNCHER_KERNELS_H
 #define LAUNCHER_KERNELS_H
 
+#define OFFLOAD_LOOP _Pragma("omp target teams distribute parallel for")
+
 static void square_on_device(float *x, int n) {
-#pragma omp target teams distribute parallel for
+  OFFLOAD_LOOP
   for (int i = 0; i < n; i++)
     x[i] = x[i] * x[i];
 }

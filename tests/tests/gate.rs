@@ -412,3 +412,64 @@ fn replace_keeps_the_updates_of_a_kept_region() {
         "{stdout}"
     );
 }
+
+/// Buffers behind an array of pointers, passed to a kernel in a header: a map of the array
+/// copies the pointers only. `fix` names a gap at each use and writes nothing (it used to map
+/// `buf` itself and call the kernel's data covered: HeCBench's tsa ran with its data unmapped).
+#[test]
+fn an_array_of_pointers_is_never_mapped_for_the_data_behind_it() {
+    let path = program("gap_pointer_array.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    let gaps: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("error: gap:"))
+        .collect();
+    assert_eq!(gaps.len(), 2, "one per argument: {stderr}");
+    assert!(
+        gaps.iter().all(
+            |l| l.contains("`relax` launches kernels in `pingpong_kernels.h`")
+                && l.contains("`buf`")
+        ),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("`buf` holds pointers"),
+        "the reason is said: {stderr}"
+    );
+    assert!(!out.exists(), "nothing is written while gaps remain");
+}
+
+/// A kernel in a project header that maps nothing itself is lowered with the header's own
+/// directives: `fix` maps the data around its calls (it used to refuse every such call as one
+/// it could not see into).
+#[test]
+fn kernels_in_a_header_are_mapped_around_their_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(
+        program("pingpong_kernels.h"),
+        dir.path().join("pingpong_kernels.h"),
+    )
+    .unwrap();
+    let main = dir.path().join("main.c");
+    std::fs::write(
+        &main,
+        "#include <stdio.h>\n#include <stdlib.h>\n#include \"pingpong_kernels.h\"\n\nint main(void) {\n  int n = 512;\n  float *a = malloc(n * sizeof(float));\n  float *b = malloc(n * sizeof(float));\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n  for (int r = 0; r < 4; r++) {\n    relax(a, b, n);\n    relax(b, a, n);\n  }\n  printf(\"%f\\n\", a[7]);\n  free(a);\n  free(b);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let o = fix(&["-o", "-", main.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("#pragma omp target data map(tofrom: a[0:n]) map(alloc: b[0:n])"),
+        "{stdout}"
+    );
+}

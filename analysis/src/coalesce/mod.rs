@@ -90,7 +90,8 @@ pub struct LoopReport {
 pub fn analyse(module: &Module, source: &str) -> Vec<LoopReport> {
     let mut out = Vec::new();
     for (fid, func) in module.functions.iter_enumerated() {
-        if !func.has_body || func.not_analysed.is_some() {
+        // (A header's kernels are not this file's to rewrite.)
+        if !func.has_body || func.not_analysed.is_some() || !func.in_main_file {
             continue;
         }
         let mut consts: Option<Values> = None;

@@ -223,6 +223,12 @@ impl<'a> Mapper<'a> {
                     .iter()
                     .map(|c| self.ids.func(*c))
                     .collect::<Option<_>>()?,
+                unstructured: r.unstructured,
+                exits: r
+                    .exits
+                    .iter()
+                    .map(|a| self.anchor(*a))
+                    .collect::<Option<_>>()?,
             }),
             None => None,
         };

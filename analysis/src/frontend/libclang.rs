@@ -292,6 +292,12 @@ impl TranslationUnit {
         Cursor::new(unsafe { clang_getTranslationUnitCursor(self.tu) })
     }
 
+    /// A file of this unit (a header it includes), if it has one named `path`.
+    pub fn header(&self, path: &str) -> Option<FileHandle<'_>> {
+        let f = self.file(path);
+        (!f.is_null()).then_some(FileHandle(f, PhantomData))
+    }
+
     /// libclang's handle of the file `path` in this unit (null if the unit has no such file).
     fn file(&self, path: &str) -> CXFile {
         match CString::new(path) {
@@ -434,6 +440,31 @@ impl<'tu> Cursor<'tu> {
         Some((s, e.max(s)))
     }
 
+    /// The cursor's extent as offsets in `file` (where its code is expanded, like
+    /// [`Self::extent`] for the main file), if both ends are there.
+    pub fn extent_in(self, file: FileHandle<'_>) -> Option<(u32, u32)> {
+        // SAFETY: see `is_null`; ranges and locations are plain values; the out-pointers are
+        // valid locals (null for the values not wanted); `file` borrows the live unit.
+        unsafe {
+            let r = clang_getCursorExtent(self.raw);
+            let at = |loc: CXSourceLocation| {
+                let mut f: CXFile = std::ptr::null_mut();
+                let mut off: c_uint = 0;
+                clang_getExpansionLocation(
+                    loc,
+                    &mut f,
+                    std::ptr::null_mut(),
+                    std::ptr::null_mut(),
+                    &mut off,
+                );
+                (!f.is_null() && clang_File_isEqual(f, file.0) != 0).then_some(off)
+            };
+            let s = at(clang_getRangeStart(r))?;
+            let e = at(clang_getRangeEnd(r))?;
+            Some((s, e.max(s)))
+        }
+    }
+
     /// The cursor's extent in the file it is written in (not the main file's offsets): the
     /// file's name and the byte offsets of both ends, if both are in the same file.
     pub fn file_extent(self) -> Option<(String, u32, u32)> {
@@ -475,6 +506,24 @@ impl<'tu> Cursor<'tu> {
         // SAFETY: see `is_null`.
         let (o, in_main) = offset(unsafe { clang_getCursorLocation(self.raw) });
         in_main.then_some(o)
+    }
+
+    /// Offset of the cursor's location in `file` (where its code is expanded), if it is there.
+    pub fn location_in(self, file: FileHandle<'_>) -> Option<u32> {
+        // SAFETY: see `is_null`; the out-pointers are valid locals (null for the values not
+        // wanted); `file` borrows the live unit.
+        unsafe {
+            let mut f: CXFile = std::ptr::null_mut();
+            let mut off: c_uint = 0;
+            clang_getExpansionLocation(
+                clang_getCursorLocation(self.raw),
+                &mut f,
+                std::ptr::null_mut(),
+                std::ptr::null_mut(),
+                &mut off,
+            );
+            (!f.is_null() && clang_File_isEqual(f, file.0) != 0).then_some(off)
+        }
     }
 
     /// The type of the declaration or expression.
@@ -676,6 +725,10 @@ thread_local! {
     /// The main file of the translation unit being lowered on this thread.
     static MAIN_FILE: std::cell::Cell<CXFile> = const { std::cell::Cell::new(std::ptr::null_mut()) };
 }
+
+/// A file of a translation unit (see [`TranslationUnit::header`]).
+#[derive(Clone, Copy)]
+pub struct FileHandle<'tu>(CXFile, PhantomData<&'tu TranslationUnit>);
 
 /// Makes `path` of `tu` the main file for the offsets of cursors while the guard lives.
 pub struct MainFileGuard<'tu>(PhantomData<&'tu TranslationUnit>);

@@ -8,9 +8,9 @@
 use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
-    BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, Expr, ExprId, ExprKind, ForLoop,
-    FuncId, Function, IndexVec, Module, Severity, Span, Stmt, StmtId, StmtKind, Storage, Type,
-    TypeClass, TypeKind, UnaryOp, Var, VarId,
+    BinaryOp, Binding, BindingTarget, Callee, Diagnostic, DirId, DirectiveInfo, Expr, ExprId,
+    ExprKind, ForLoop, FuncId, Function, IndexVec, Module, Severity, Span, Stmt, StmtId, StmtKind,
+    Storage, Type, TypeClass, TypeKind, UnaryOp, Var, VarId,
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
@@ -48,6 +48,16 @@ struct PendingPragma {
     dir: DirId,
 }
 
+/// A project-header body being lowered with the header's own directives: positions are the
+/// header's offsets shifted to its band (`ir::header_band`).
+#[derive(Clone)]
+struct HeaderBody<'a> {
+    file: lc::FileHandle<'a>,
+    base: u32,
+    /// The header's text (its offsets are libclang's in that file).
+    src: std::rc::Rc<SourceText>,
+}
+
 /// The arenas of the function being lowered.
 #[derive(Default)]
 struct Bodies {
@@ -79,6 +89,12 @@ pub(super) struct Lowerer<'a> {
     foreign: bool,
     /// Texts of the headers read so far (to see whether a body holds OpenMP pragmas).
     header_texts: std::collections::HashMap<String, Option<String>>,
+    /// The unit being lowered (for the files of its headers).
+    tu: Option<&'a TranslationUnit>,
+    /// Set while a project-header body is lowered with its own directives.
+    header: Option<HeaderBody<'a>>,
+    /// The band number of each header whose bodies were lowered with their directives.
+    header_bands: HashMap<String, u32>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -104,6 +120,9 @@ impl<'a> Lowerer<'a> {
             scopes: Vec::new(),
             foreign: false,
             header_texts: std::collections::HashMap::new(),
+            tu: None,
+            header: None,
+            header_bands: HashMap::new(),
         }
     }
 
@@ -117,6 +136,7 @@ impl<'a> Lowerer<'a> {
     // ----- top level -------------------------------------------------------------------
 
     pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit) {
+        self.tu = Some(tu);
         self.decls(tu.cursor(), 0);
     }
 
@@ -284,7 +304,9 @@ impl<'a> Lowerer<'a> {
             exprs: IndexVec::new(),
             not_analysed: None,
             offloads_unseen: false,
+            origin: None,
             maps_own_data: false,
+            header_kernels: false,
         });
         // Parameters of the first declaration seen; a definition replaces them. (libclang
         // numbers no arguments for a function template: its parameters are its children.
@@ -315,22 +337,32 @@ impl<'a> Lowerer<'a> {
             .rev()
             .find(|k| k.kind() == CXCursor_CompoundStmt)
             .copied();
-        // A body in a project header is lowered only when it holds no OpenMP pragma (their
-        // text is the header's, which the directives of this file do not cover) and was not
-        // lowered already.
+        // A body in a project header is lowered once. One that holds OpenMP pragmas is
+        // lowered with the header's own directives (positions in the header's band) when
+        // they all parse; otherwise it stays unseen.
+        let mut header = None;
+        let mut diagnostics_before = 0;
         let body = body.filter(|_| {
             if !self.foreign || self.module.functions[id].has_body {
                 return !self.foreign;
             }
-            let pragmas = self.has_omp_pragma(c);
-            if pragmas {
-                if let Some(maps) = self.header_kernels_map(c) {
-                    let f = &mut self.module.functions[id];
-                    f.offloads_unseen = true;
-                    f.maps_own_data = maps;
-                }
+            diagnostics_before = self.module.diagnostics.len();
+            if !self.has_omp_pragma(c) {
+                // Positions and literals read in the header's own text where it has a band;
+                // else positions stay unknown (the main file's last one).
+                header = self.header_pragmas(c);
+                return true;
             }
-            !pragmas
+            if let Some(maps) = self.header_kernels_map(c) {
+                let f = &mut self.module.functions[id];
+                f.header_kernels = true;
+                f.maps_own_data = maps;
+            }
+            header = self.header_pragmas(c);
+            if header.is_none() && self.module.functions[id].header_kernels {
+                self.module.functions[id].offloads_unseen = true;
+            }
+            header.is_some()
         });
         let (Some(body), true) = (body, is_def) else {
             // A prototype: record where it is, keep going.
@@ -354,10 +386,34 @@ impl<'a> Lowerer<'a> {
             .map(|p| (self.module.vars[*p].name.clone(), *p))
             .collect();
         self.scopes = vec![param_scope];
+        let origin = header.as_ref().map(|(path, _)| path.clone());
+        let saved = header.map(|(_, (h, pending))| {
+            self.header = Some(h);
+            (
+                std::mem::replace(&mut self.pragmas, pending),
+                std::mem::replace(&mut self.next_pragma, 0),
+            )
+        });
         let body_id = self.stmt(body, 0);
+        if let Some((pragmas, next)) = saved {
+            self.header = None;
+            self.pragmas = pragmas;
+            self.next_pragma = next;
+        }
         self.scopes.clear();
-        let bodies = std::mem::take(&mut self.bodies);
+        let mut bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
+        // What the header's directives would say of themselves (misplaced, a name not in
+        // scope) is not this file's to report; a body that draws an error is not analysed.
+        if origin.is_some() {
+            let said = self.module.diagnostics.split_off(diagnostics_before);
+            if said.iter().any(|d| d.severity == Severity::Error) && bodies.not_analysed.is_none() {
+                bodies.not_analysed = Some(format!(
+                    "its OpenMP directives in `{}` are not well formed",
+                    origin.as_deref().unwrap_or_default()
+                ));
+            }
+        }
         let f = &mut self.module.functions[id];
         f.params = params;
         f.has_body = true;
@@ -368,6 +424,7 @@ impl<'a> Lowerer<'a> {
         f.stmts = bodies.stmts;
         f.exprs = bodies.exprs;
         f.not_analysed = bodies.not_analysed;
+        f.origin = origin;
         if let (Some(why), true) = (&f.not_analysed, bodies.included) {
             let message = format!("`{}` is not analysed: {why}", f.name);
             let span = f.name_span.or(f.span);
@@ -385,7 +442,73 @@ impl<'a> Lowerer<'a> {
         // Unreadable text: cannot tell, do not analyse it.
         self.header_body(c).is_none_or(|body| {
             body.contains("omp") && (body.contains("#pragma") || body.contains("_Pragma"))
-        })
+        }) || self.header_operator_pragma(c)
+    }
+
+    /// Whether the header of declaration `c` writes an OpenMP directive as `_Pragma` anywhere
+    /// (a macro its bodies may use: `#define LOOP _Pragma("omp target …")`), which omplens
+    /// does not read.
+    fn header_operator_pragma(&self, c: Cursor<'a>) -> bool {
+        let Some((file, _, _)) = c.file_extent() else {
+            return false;
+        };
+        self.header_texts
+            .get(&file)
+            .and_then(|t| t.as_deref())
+            .is_some_and(|t| t.contains("_Pragma") && t.contains("omp"))
+    }
+
+    /// For a header function `c` whose body holds OpenMP pragmas: its header's path, the
+    /// header's band, and the directives of the body (registered, in source order), if every
+    /// pragma there parses and the header has a band.
+    #[allow(clippy::type_complexity)]
+    fn header_pragmas(
+        &mut self,
+        c: Cursor<'a>,
+    ) -> Option<(String, (HeaderBody<'a>, Vec<PendingPragma>))> {
+        let (path, start, end) = c.file_extent()?;
+        let file = self.tu?.header(&path)?;
+        let text = self.header_body(c)?.to_string();
+        // Directives written as `_Pragma` are not scanned: such a body is not lowered.
+        if text.contains("_Pragma") || self.header_operator_pragma(c) {
+            return None;
+        }
+        let whole = self.header_texts.get(&path)?.clone()?;
+        if whole.len() >= crate::ir::header_band::WIDTH as usize {
+            return None;
+        }
+        let next = self.header_bands.len() as u32;
+        let band = *self.header_bands.entry(path.clone()).or_insert(next);
+        let base = crate::ir::header_band::base(band)?;
+        let skipped = lc::skipped_ranges(self.tu?, &path);
+        let mut pending = Vec::new();
+        let mut infos = Vec::new();
+        for raw in crate::pragma::scan_pragmas(&text) {
+            let at = start + raw.span.start;
+            if skipped.iter().any(|&(s, e)| at >= s && at < e) {
+                continue;
+            }
+            let parsed = crate::pragma::parse_pragma(&raw.text, base + at);
+            let ok = parsed
+                .diagnostics
+                .iter()
+                .all(|d| d.severity != crate::pragma::Severity::Error);
+            let directive = parsed.directive.filter(|_| ok)?;
+            infos.push((base + at, directive));
+        }
+        for (offset, directive) in infos {
+            let dir = self.module.directives.push(DirectiveInfo {
+                directive,
+                function: None,
+                governs: None,
+                bindings: Vec::new(),
+                origin: Some(path.clone()),
+            });
+            pending.push(PendingPragma { offset, dir });
+        }
+        let _ = end;
+        let src = std::rc::Rc::new(SourceText::new(whole));
+        Some((path, (HeaderBody { file, base, src }, pending)))
     }
 
     /// The text of declaration `c` in its own file (a project header), read once per file.
@@ -393,7 +516,12 @@ impl<'a> Lowerer<'a> {
         let (file, start, end) = c.file_extent()?;
         self.header_texts
             .entry(file.clone())
-            .or_insert_with(|| std::fs::read_to_string(&file).ok())
+            .or_insert_with(|| {
+                // (A Latin-1 `©` in a comment: still the header's text, offsets kept.)
+                std::fs::read(&file)
+                    .ok()
+                    .map(crate::text::bytes::lossy_same_offsets)
+            })
             .as_deref()?
             .get(start as usize..end as usize)
     }
@@ -404,6 +532,9 @@ impl<'a> Lowerer<'a> {
     /// (the function maps what its kernels use itself). Unreadable text counts as a kernel
     /// that maps nothing.
     fn header_kernels_map(&mut self, c: Cursor<'a>) -> Option<bool> {
+        if self.header_operator_pragma(c) {
+            return Some(false); // `_Pragma("omp target …")`: a kernel omplens cannot read
+        }
         let Some(body) = self.header_body(c) else {
             return Some(false);
         };
@@ -498,9 +629,43 @@ impl<'a> Lowerer<'a> {
     // ----- statements ------------------------------------------------------------------
 
     fn span(&mut self, c: Cursor<'a>) -> Span {
-        match c.extent() {
+        match self.extent(c) {
             Some((s, e)) => Span { start: s, end: e },
             None => self.last_span,
+        }
+    }
+
+    /// The cursor's extent in the text being lowered: the main file's, or (while a header body
+    /// is lowered with its directives) the header's, in its band.
+    fn extent(&self, c: Cursor<'a>) -> Option<(u32, u32)> {
+        match &self.header {
+            None => c.extent(),
+            Some(h) => c.extent_in(h.file).map(|(s, e)| (h.base + s, h.base + e)),
+        }
+    }
+
+    /// The cursor's location in the text being lowered (see [`Self::extent`]).
+    fn location(&self, c: Cursor<'a>) -> Option<u32> {
+        match &self.header {
+            None => c.location(),
+            Some(h) => c.location_in(h.file).map(|o| h.base + o),
+        }
+    }
+
+    /// The text being lowered and the position of its first byte.
+    fn source(&self) -> (&SourceText, u32) {
+        match &self.header {
+            None => (self.src, 0),
+            Some(h) => (&h.src, h.base),
+        }
+    }
+
+    /// The text of `s` in the text being lowered ("" when it is not there).
+    fn text_at(&self, s: Span) -> &str {
+        let (src, base) = self.source();
+        match (s.start.checked_sub(base), s.end.checked_sub(base)) {
+            (Some(start), Some(end)) => src.text(Span { start, end }),
+            _ => "",
         }
     }
 
@@ -515,7 +680,7 @@ impl<'a> Lowerer<'a> {
     /// Pragmas that sit before `offset` and have not been attached yet, in source order.
     fn take_pragmas(&mut self, offset: u32) -> Vec<DirId> {
         let mut out = Vec::new();
-        if self.foreign {
+        if self.foreign && self.header.is_none() {
             return out; // a header's statements: this file's pragmas are not theirs
         }
         while let Some(p) = self.pragmas.get(self.next_pragma) {
@@ -555,7 +720,7 @@ impl<'a> Lowerer<'a> {
     /// standalone directives come first (as statements of their own), directives with an
     /// associated statement wrap it, outermost first. Returns one or more statements.
     fn stmt_in_sequence(&mut self, c: Cursor<'a>, depth: usize, out: &mut Vec<StmtId>) {
-        let start = c.extent().map_or(self.last_span.start, |e| e.0);
+        let start = self.span(c).start;
         let pending = self.take_pragmas(start);
         let mut wrapping = Vec::new();
         for dir in pending {
@@ -947,8 +1112,11 @@ impl<'a> Lowerer<'a> {
     }
 
     fn else_between(&self, a: Cursor<'a>, b: Cursor<'a>) -> bool {
-        match (a.extent(), b.extent()) {
-            (Some((_, ae)), Some((bs, _))) => self.src.has_keyword_between(ae, bs, "else"),
+        let (src, base) = self.source();
+        match (self.extent(a), self.extent(b)) {
+            (Some((_, ae)), Some((bs, _))) if ae >= base && bs >= base => {
+                src.has_keyword_between(ae - base, bs - base, "else")
+            }
             _ => true,
         }
     }
@@ -965,14 +1133,17 @@ impl<'a> Lowerer<'a> {
             });
         };
         // Which header child is init, cond or step: by position against the two `;`.
-        let semis = c
-            .extent()
-            .and_then(|(s, e)| self.src.for_header_semicolons(s, e));
+        let (src, base) = self.source();
+        let semis = self
+            .extent(c)
+            .filter(|(s, _)| *s >= base)
+            .and_then(|(s, e)| src.for_header_semicolons(s - base, e - base))
+            .map(|(a, b)| (a + base, b + base));
         let mut init_c = None;
         let mut cond_c = None;
         let mut step_c = None;
         for &k in header {
-            let start = k.extent().map(|e| e.0);
+            let start = self.extent(k).map(|e| e.0);
             let slot = match (semis, start) {
                 (Some((s1, s2)), Some(st)) => {
                     if st < s1 {
@@ -1160,14 +1331,14 @@ impl<'a> Lowerer<'a> {
                 }
             }
             CXCursor_IntegerLiteral => {
-                let text = self.src.text(span).to_string();
+                let text = self.text_at(span).to_string();
                 let value = parse_int(&text).or_else(|| c.evaluate_int());
                 ExprKind::Int { text, value }
             }
-            CXCursor_FloatingLiteral => ExprKind::Float(self.src.text(span).to_string()),
-            CXCursor_CharacterLiteral => ExprKind::Char(self.src.text(span).to_string()),
+            CXCursor_FloatingLiteral => ExprKind::Float(self.text_at(span).to_string()),
+            CXCursor_CharacterLiteral => ExprKind::Char(self.text_at(span).to_string()),
             CXCursor_StringLiteral => ExprKind::Str,
-            CXCursor_CXXBoolLiteralExpr => ExprKind::Bool(self.src.text(span) == "true"),
+            CXCursor_CXXBoolLiteralExpr => ExprKind::Bool(self.text_at(span) == "true"),
             CXCursor_CXXNullPtrLiteralExpr | CXCursor_GNUNullExpr => ExprKind::NullPtr,
             CXCursor_CXXThisExpr => ExprKind::This,
             CXCursor_ConditionalOperator => {
@@ -1239,9 +1410,10 @@ impl<'a> Lowerer<'a> {
             .into_iter()
             .filter(|k| lc::is_expression(k.kind()))
             .collect();
-        let array_len = exprs
-            .first()
-            .filter(|first| self.src.preceded_by(self.span(**first).start, "["));
+        let array_len = exprs.first().filter(|first| {
+            let at = self.extent(**first).map_or(self.last_span.start, |e| e.0);
+            self.preceded_by(at, "[")
+        });
         let Some(len) = array_len else {
             return self.other("CXXNewExpr", &exprs, d);
         };
@@ -1249,7 +1421,7 @@ impl<'a> Lowerer<'a> {
             .ok()
             .filter(|s| *s > 0);
         // `new T[n]` ends at its `]`; `new T[n]()` and `new T[n]{...}` do not.
-        let initialised = !self.src.preceded_by(whole.end, "]");
+        let initialised = !self.preceded_by(whole.end, "]");
         let len = self.expr(*len, d);
         let init = exprs[1..].iter().map(|k| self.expr(*k, d)).collect();
         ExprKind::NewArray {
@@ -1272,10 +1444,17 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// Whether the token `tok` ends just before `offset` in the text being lowered.
+    fn preceded_by(&self, offset: u32, tok: &str) -> bool {
+        let (src, base) = self.source();
+        offset
+            .checked_sub(base)
+            .is_some_and(|o| src.preceded_by(o, tok))
+    }
+
     fn arrow_before(&self, member: Cursor<'a>) -> bool {
-        member
-            .location()
-            .is_some_and(|o| self.src.preceded_by(o, "->"))
+        self.location(member)
+            .is_some_and(|o| self.preceded_by(o, "->"))
     }
 
     /// The variables lambda `c` (at `span`) uses that are declared outside it, each as a
@@ -1292,8 +1471,8 @@ impl<'a> Lowerer<'a> {
             }
             if k.kind() == CXCursor_DeclRefExpr {
                 let Some(r) = k.referenced() else { continue };
-                let outside = r
-                    .extent()
+                let outside = self
+                    .extent(r)
                     .is_none_or(|(s, e)| e <= span.start || s >= span.end);
                 if matches!(r.kind(), CXCursor_VarDecl | CXCursor_ParmDecl)
                     && outside
@@ -1380,12 +1559,13 @@ impl<'a> Lowerer<'a> {
                 // operators grew as 2^n.
                 match ch.first() {
                     Some(first) if arg_cursors.first() == Some(first) => {
-                        let op = ch
-                            .iter()
-                            .find(|k| !arg_cursors.contains(k))
-                            .map_or_else(String::new, |k| {
-                                self.src.text(self.span(*k)).trim().to_string()
-                            });
+                        let op = ch.iter().find(|k| !arg_cursors.contains(k)).map_or_else(
+                            String::new,
+                            |k| {
+                                let s = self.span(*k);
+                                self.text_at(s).trim().to_string()
+                            },
+                        );
                         Callee::Named(format!("operator{op}"))
                     }
                     // A name that lookup left unresolved until instantiation (`std::swap`

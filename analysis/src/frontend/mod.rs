@@ -214,6 +214,7 @@ fn collect_directives(
                 function: None,
                 governs: None,
                 bindings: Vec::new(),
+                origin: None,
             });
             out.push((raw.span.start, id));
         }

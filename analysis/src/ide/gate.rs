@@ -215,13 +215,29 @@ fn judge(
                 module.line_col(module.directive(d).directive.span.start).0,
                 used
             ),
-            UnprovenSite::Launcher(f) => format!(
-                "`{}` launches kernels omplens does not analyse (OpenMP directives in a header) and receives the data behind `{}` here, which no map omplens can see covers; map it by hand around the call",
-                module.function(f).name,
-                u.name
-            ),
+            UnprovenSite::Launcher(f) => match &module.function(f).origin {
+                Some(header) => format!(
+                    "`{}` launches kernels in `{}` that use the data behind `{}`, and no map omplens can see covers it at this call; map it by hand around the call",
+                    module.function(f).name,
+                    file_name(header),
+                    u.name
+                ),
+                None => format!(
+                    "`{}` launches kernels omplens does not analyse (OpenMP directives in a header) and receives the data behind `{}` here, which no map omplens can see covers; map it by hand around the call",
+                    module.function(f).name,
+                    u.name
+                ),
+            },
         };
         v.gaps.push(at(Some(u.span.start), message));
     }
     Ok(v)
+}
+
+/// The last component of a path (a header named in a message).
+fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(path)
 }

@@ -171,12 +171,42 @@ pub struct Function {
     pub exprs: IndexVec<ExprId, Expr>,
     /// Why this function is not analysed, if it is not (e.g. `goto`).
     pub not_analysed: Option<String>,
-    /// Its body, in a project header, holds OpenMP directives, so it is not lowered (their
-    /// text is the header's): a function that launches kernels omplens cannot see.
+    /// Its body, in a project header, holds OpenMP directives that omplens could not read
+    /// (a pragma it cannot parse, a header too large), so it is not lowered: a function that
+    /// launches kernels omplens cannot see.
     pub offloads_unseen: bool,
-    /// With `offloads_unseen`: every kernel there names its data in a `map` (or device
-    /// address) clause, so it maps what it uses itself.
+    /// Its body was lowered from this project header (with the header's own OpenMP
+    /// directives); its positions are in that header's band (see [`header_band`]), never
+    /// reported on or rewritten.
+    pub origin: Option<String>,
+    /// Kernels of a project-header body (`offloads_unseen`, or lowered from `origin`): every
+    /// kernel there names its data in a `map` (or device address) clause, so it maps what it
+    /// uses itself.
     pub maps_own_data: bool,
+    /// A project-header body that holds kernels (`offloads_unseen`, or lowered from
+    /// `origin`): it launches kernels that a map of this file must cover unless
+    /// `maps_own_data`.
+    pub header_kernels: bool,
+}
+
+/// Positions in a project header whose body omplens lowers with its directives are shifted
+/// into a band of their own, far above any main file's, so that no span of the header is ever
+/// read as a position of the main file (text slices of them find nothing). Header `n` of a
+/// file starts at `FIRST + n * WIDTH`; a header longer than `WIDTH`, or more headers than
+/// fit, are not lowered that way.
+pub mod header_band {
+    pub const FIRST: u32 = 1 << 30;
+    pub const WIDTH: u32 = 1 << 24;
+    pub const COUNT: u32 = 64;
+    /// The first position of header number `n`, if there is a band for it.
+    pub fn base(n: u32) -> Option<u32> {
+        (n < COUNT).then(|| FIRST + n * WIDTH)
+    }
+    /// The byte offset in its header of a position in a header's band; None for a position
+    /// of the main file.
+    pub fn offset_in_header(offset: u32) -> Option<u32> {
+        offset.checked_sub(FIRST).map(|o| o % WIDTH)
+    }
 }
 
 impl Function {
@@ -547,6 +577,9 @@ pub struct DirectiveInfo {
     pub governs: Option<StmtId>,
     /// What the base name of each clause list item refers to, in clause order.
     pub bindings: Vec<Binding>,
+    /// The project header it is written in, for a directive of a header body omplens lowers
+    /// (its spans are in the header's band); None in the main file.
+    pub origin: Option<String>,
 }
 
 /// The resolution of a name used in a clause (`a` in `map(to: a[0:n])`).

@@ -305,18 +305,24 @@ fn var_line(m: &Module, v: &Var) -> String {
 
 pub(crate) fn pos(m: &Module, s: Option<Span>) -> String {
     match s {
-        Some(s) => {
-            let (l, c) = m.line_col(s.start);
-            format!("{l}:{c}")
-        }
+        Some(s) => point(m, s.start),
         None => "-".into(),
     }
 }
 
+/// `line:column` in the main file; `header+byte` in a header whose body omplens lowered.
+fn point(m: &Module, offset: u32) -> String {
+    match super::header_band::offset_in_header(offset) {
+        Some(o) => format!("header+{o}"),
+        None => {
+            let (l, c) = m.line_col(offset);
+            format!("{l}:{c}")
+        }
+    }
+}
+
 fn range(m: &Module, s: Span) -> String {
-    let (l1, c1) = m.line_col(s.start);
-    let (l2, c2) = m.line_col(s.end);
-    format!("{l1}:{c1}-{l2}:{c2}")
+    format!("{}-{}", point(m, s.start), point(m, s.end))
 }
 
 fn stmt_text(m: &Module, f: &Function, s: super::StmtId) -> String {

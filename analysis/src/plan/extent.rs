@@ -113,6 +113,16 @@ fn of_any_scope(
              held in a variable)",
             var.name, var.name
         )),
+        // A map of an array of pointers (or of a pointer to pointers) copies the pointers,
+        // not the data behind them, which is what the kernels use.
+        TypeKind::Array { element, .. } | TypeKind::Pointer(element)
+            if element.referent().is_pointer() =>
+        {
+            Err(format!(
+                "`{}` holds pointers ({}): a map of it copies the pointers, not the data behind them that the kernels use (map each one's data, such as `{}[0][0:n]`)",
+                var.name, ty.spelling, var.name
+            ))
+        }
         TypeKind::Array { len: Some(_), .. } | TypeKind::Record(_) => Ok(Extent {
             item: var.name.clone(),
             bytes: ty.size,

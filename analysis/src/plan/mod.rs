@@ -96,6 +96,13 @@ pub struct RegionPlan {
     pub items: Vec<MappedItem>,
     /// Functions whose calls inside the region have their data kept on the device by it.
     pub hosted_calls: Vec<FuncId>,
+    /// Written as `target enter data` before `first` and `target exit data` after `last`
+    /// instead of a structured region: a variable declared among its statements is used
+    /// after them (braces would end its scope too early).
+    pub unstructured: bool,
+    /// With `unstructured`: `return` statements among the region's statements, each of
+    /// which gets a `target exit data` of its own before it.
+    pub exits: Vec<Anchor>,
 }
 
 /// Everything planned for one function.
@@ -150,17 +157,82 @@ fn map_clauses(items: &[MappedItem]) -> Vec<Clause> {
     out
 }
 
+/// The items of an unstructured region as `target enter data` maps them (`to` for data the
+/// region copies in, `alloc` otherwise) and as `target exit data` does (`from` for data it
+/// copies out; the rest is released, see [`exit_clauses`]).
+fn enter_exit_items(items: &[MappedItem]) -> (Vec<MappedItem>, Vec<MappedItem>) {
+    let with = |i: &MappedItem, t: MapType| MappedItem {
+        map_type: t,
+        ..i.clone()
+    };
+    let enter = items
+        .iter()
+        .map(|i| match i.map_type {
+            MapType::To | MapType::ToFrom => with(i, MapType::To),
+            _ => with(i, MapType::Alloc),
+        })
+        .collect();
+    let exit = items
+        .iter()
+        .map(|i| match i.map_type {
+            MapType::From | MapType::ToFrom => with(i, MapType::From),
+            _ => with(i, MapType::Alloc),
+        })
+        .collect();
+    (enter, exit)
+}
+
+/// `map(from: …)` and `map(release: …)` for `target exit data` (`Alloc` items are released).
+fn exit_clauses(items: &[MappedItem]) -> Vec<Clause> {
+    let mut out = Vec::new();
+    for (ty, name) in [(MapType::From, "from"), (MapType::Alloc, "release")] {
+        let list: Vec<String> = items
+            .iter()
+            .filter(|i| i.map_type == ty)
+            .map(|i| i.item.clone())
+            .collect();
+        if !list.is_empty() {
+            out.push(clause("map", Some(name), list));
+        }
+    }
+    out
+}
+
 impl Plan {
     /// What the rewriter must write, in plan order.
     pub fn insertions(&self, module: &crate::ir::Module) -> Vec<Insertion> {
         let mut out = Vec::new();
         for f in &self.functions {
-            if let Some(r) = &f.region {
-                out.push(Insertion::DataRegion {
+            match &f.region {
+                Some(r) if r.unstructured => {
+                    let (enter, exit) = enter_exit_items(&r.items);
+                    out.push(Insertion::Standalone {
+                        anchor: r.first,
+                        side: Side::Before,
+                        directive: "target enter data".to_string(),
+                        clauses: map_clauses(&enter),
+                    });
+                    for (anchor, side) in r
+                        .exits
+                        .iter()
+                        .map(|a| (*a, Side::Before))
+                        // (Nothing runs after a `return` that ends the region.)
+                        .chain((!r.exits.contains(&r.last)).then_some((r.last, Side::After)))
+                    {
+                        out.push(Insertion::Standalone {
+                            anchor,
+                            side,
+                            directive: "target exit data".to_string(),
+                            clauses: exit_clauses(&exit),
+                        });
+                    }
+                }
+                Some(r) => out.push(Insertion::DataRegion {
                     first: r.first,
                     last: r.last,
                     clauses: map_clauses(&r.items),
-                });
+                }),
+                None => {}
             }
             for u in &f.updates {
                 let name = match u.motion {

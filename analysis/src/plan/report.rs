@@ -38,7 +38,12 @@ fn function(out: &mut String, module: &Module, f: &FunctionPlan) {
     if let Some(r) = &f.region {
         let _ = writeln!(
             out,
-            "  target data region: lines {}-{}",
+            "  {}: lines {}-{}",
+            if r.unstructured {
+                "target enter/exit data"
+            } else {
+                "target data region"
+            },
             line(module, r.first.stmt.start),
             line(module, r.last.stmt.end)
         );

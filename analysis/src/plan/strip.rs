@@ -113,7 +113,7 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
     }
     for (id, d) in module.directives.iter_enumerated() {
         let dir = &d.directive;
-        if kept_dirs.contains(&id) {
+        if kept_dirs.contains(&id) || d.origin.is_some() {
             continue;
         }
         let (start, end) = (dir.span.start as usize, dir.span.end as usize);

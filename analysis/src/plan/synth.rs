@@ -212,6 +212,12 @@ impl<'a> FnCtx<'a> {
         let lone_kernel = region.range.len() == 1
             && seeds.len() == 1
             && kernels.first() == Some(&region.range[0]);
+        // A variable declared among the region's statements and used after them (braces
+        // would end its scope too early), or a `return` among them (it may not leave a
+        // structured block): the region is written with `enter data` before it and `exit
+        // data` after it and before each such `return`.
+        let returns = self.returns_in(&region);
+        let unstructured = !returns.is_empty() || self.declared_used_after(&region).is_some();
         let region_ok = self.check_scopes(&region, diags);
         let mut items = Vec::new();
         if region_ok {
@@ -235,6 +241,11 @@ impl<'a> FnCtx<'a> {
                 last: self.anchor(*region.range.last().expect("non-empty range")),
                 items,
                 hosted_calls: hosted.into_iter().collect(),
+                unstructured,
+                exits: returns
+                    .iter()
+                    .map(|r| self.anchor(self.before_frees(*r)))
+                    .collect(),
             });
         }
         for k in &kernels {
@@ -358,6 +369,12 @@ impl<'a> FnCtx<'a> {
             if k <= last {
                 break;
             }
+            // (A `return` cannot be inside a region: the region stops before it, and is
+            // written with `enter`/`exit data`.)
+            if matches!(self.tree.kind(children[k]), StmtKind::Return(_)) {
+                last = last.max(k - 1);
+                break;
+            }
             last = k;
         }
         if last + 1 == first + region.range.len() {
@@ -399,61 +416,105 @@ impl<'a> FnCtx<'a> {
         Region { range, span, nodes }
     }
 
-    /// A region over several statements gets braces: nothing declared in it may be used after
-    /// it, and no `return`/`goto` may leave it.
+    /// A variable declared among the region's statements (at its top level) and used after
+    /// it, with that use.
+    fn declared_used_after(&self, region: &Region) -> Option<(VarId, StmtId, Span)> {
+        for &s in &region.range {
+            let StmtKind::Decl(decls) = self.tree.kind(s) else {
+                continue;
+            };
+            for (v, _) in decls {
+                let used_after = (0..self.ng.len()).find_map(|i| {
+                    let n = self.ng.node(i)?;
+                    let span = self.tree.span(n.stmt);
+                    (span.start >= region.span.end
+                        && n.accesses
+                            .iter()
+                            .any(|a| a.root == crate::ir::access::Root::Var(*v)))
+                    .then_some(span)
+                });
+                if let Some(use_span) = used_after {
+                    return Some((*v, s, use_span));
+                }
+            }
+        }
+        None
+    }
+
+    /// Where the `exit data` for the `return` statement `ret` goes: before it, or before the
+    /// `free`/`delete` statements just before it in its block (unmapping after the host
+    /// memory is freed would name freed memory).
+    fn before_frees(&self, ret: StmtId) -> StmtId {
+        let Some(parent) = self.tree.parent(ret) else {
+            return ret;
+        };
+        let StmtKind::Compound(children) = self.tree.kind(parent) else {
+            return ret;
+        };
+        let Some(at) = children.iter().position(|c| *c == ret) else {
+            return ret;
+        };
+        let frees = children[..at]
+            .iter()
+            .rev()
+            .take_while(|c| self.frees_memory(**c))
+            .count();
+        children[at - frees]
+    }
+
+    /// Whether statement `s` is `free(p);` or `delete[] p;` (`delete p;`).
+    fn frees_memory(&self, s: StmtId) -> bool {
+        let StmtKind::Expr(e) = self.tree.kind(s) else {
+            return false;
+        };
+        match &self.func.expr(*e).kind {
+            crate::ir::ExprKind::Call {
+                callee: crate::ir::Callee::Direct(f),
+                ..
+            } => self.module.function(*f).name == "free",
+            crate::ir::ExprKind::Other { what, .. } => what == "CXXDeleteExpr",
+            _ => false,
+        }
+    }
+
+    /// The `return` statements among the region's statements (outside its kernels).
+    fn returns_in(&self, region: &Region) -> Vec<StmtId> {
+        let mut out = Vec::new();
+        let mut stack = region.range.clone();
+        while let Some(s) = stack.pop() {
+            match self.tree.kind(s) {
+                StmtKind::Return(_) => out.push(s),
+                StmtKind::Omp { directive, .. }
+                    if self
+                        .module
+                        .directive(*directive)
+                        .directive
+                        .kind
+                        .is_offload_kernel() => {}
+                k => stack.extend(crate::ir::stmt_children(k)),
+            }
+        }
+        out.sort_by_key(|s| self.tree.span(*s).start);
+        out
+    }
+
+    /// No `goto` may leave a region (structured or not: `exit data` would be skipped; a
+    /// `return` gets an `exit data` of its own, see [`Self::returns_in`]).
     fn check_scopes(&self, region: &Region, diags: &mut Vec<PlanDiagnostic>) -> bool {
         let mut ok = true;
         let start_line = self.line(region.span.start);
         let end_line = self.line(region.span.end);
-        // Braces go around several statements, and around a lone declaration too.
-        {
-            for &s in &region.range {
-                let StmtKind::Decl(decls) = self.tree.kind(s) else {
-                    continue;
-                };
-                for (v, _) in decls {
-                    let used_after = (0..self.ng.len()).find_map(|i| {
-                        let n = self.ng.node(i)?;
-                        let span = self.tree.span(n.stmt);
-                        (span.start >= region.span.end
-                            && n.accesses
-                                .iter()
-                                .any(|a| a.root == crate::ir::access::Root::Var(*v)))
-                        .then_some(span)
-                    });
-                    if let Some(use_span) = used_after {
-                        ok = false;
-                        let var = self.module.var(*v);
-                        diags.push(PlanDiagnostic {
-                            unmapped: None,
-                            severity: Severity::Error,
-                            span: var.span.unwrap_or(self.tree.span(s)),
-                            message: format!(
-                                "`{}` is declared inside the data region omplens would insert at lines {}-{} of `{}` but used after it (line {}); move its declaration before line {}",
-                                var.name,
-                                start_line,
-                                end_line,
-                                self.func.name,
-                                self.line(use_span.start),
-                                start_line
-                            ),
-                        });
-                    }
-                }
-            }
-        }
-        // Jumps out of a structured block are not allowed.
         let mut stack = region.range.clone();
         while let Some(s) = stack.pop() {
             match self.tree.kind(s) {
-                StmtKind::Return(_) | StmtKind::Goto(_) => {
+                StmtKind::Goto(_) => {
                     ok = false;
                     diags.push(PlanDiagnostic {
                         unmapped: None,
                         severity: Severity::Error,
                         span: self.tree.span(s),
                         message: format!(
-                            "this jump would leave the data region omplens would insert at lines {}-{} of `{}`; OpenMP forbids branching out of it: restructure the code so the kernels and the loops around them have no `return`/`goto`",
+                            "this `goto` would leave the data region omplens would insert at lines {}-{} of `{}`; OpenMP forbids branching out of it: restructure the code so the kernels and the loops around them have no `goto`",
                             start_line, end_line, self.func.name
                         ),
                     });

@@ -56,14 +56,37 @@ impl Section {
     /// [`Section::union`], names of `known` value (macros) comparing by their values.
     pub fn union_known(&self, other: &Section, known: &BTreeMap<String, i64>) -> Option<Section> {
         let diff = |a: Poly, b: Poly| super::constants::substitute(&a.sub(&b), known).as_const();
-        let dl = diff(self.lower.clone(), other.lower.clone())?;
-        let de = diff(self.end(), other.end())?;
+        let (dl, de) = match (
+            diff(self.lower.clone(), other.lower.clone()),
+            diff(self.end(), other.end()),
+        ) {
+            (Some(dl), Some(de)) => (dl, de),
+            _ => Self::order_from_zero(self, other, known)
+                .or_else(|| Self::order_from_zero(other, self, known).map(|(l, e)| (-l, -e)))?,
+        };
         let lower = if dl <= 0 { &self.lower } else { &other.lower };
         let end = if de >= 0 { self.end() } else { other.end() };
         Some(Section {
             length: end.sub(lower),
             lower: lower.clone(),
         })
+    }
+}
+
+impl Section {
+    /// Orders `a` (from element 0, a constant length) and `b` (from an index `L` that is not
+    /// a constant, a constant length at least `a`'s) as the signs of their lower bounds' and
+    /// ends' differences: `b` starts at an element the code accesses, so `L >= 0` (an index
+    /// below the data's first element is outside it), and `b` ends at or after `a` (`0:1`
+    /// and `n - 1:1` give `0:n`, the first and the last element).
+    fn order_from_zero(
+        a: &Section,
+        b: &Section,
+        known: &BTreeMap<String, i64>,
+    ) -> Option<(i64, i64)> {
+        let value = |p: &Poly| super::constants::substitute(p, known).as_const();
+        let (lower_a, len_a, len_b) = (value(&a.lower)?, value(&a.length)?, value(&b.length)?);
+        (lower_a == 0 && value(&b.lower).is_none() && len_b >= len_a).then_some((-1, -1))
     }
 }
 

@@ -30,6 +30,23 @@ pub fn decode(bytes: &[u8]) -> Option<(String, bool)> {
     Some((out, escaped))
 }
 
+/// The text of `bytes` for reading only, with each byte that is not valid UTF-8 replaced by
+/// `?`: every byte offset stays that of the file (libclang's offsets in a header index it).
+pub fn lossy_same_offsets(bytes: Vec<u8>) -> String {
+    match String::from_utf8(bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            let bytes = e.into_bytes();
+            let mut out = String::with_capacity(bytes.len());
+            for chunk in bytes.utf8_chunks() {
+                out.push_str(chunk.valid());
+                out.extend(chunk.invalid().iter().map(|_| '?'));
+            }
+            out
+        }
+    }
+}
+
 /// The bytes of `text`, escapes turned back into the bytes they stand for.
 pub fn encode(text: &str) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len());
@@ -50,6 +67,16 @@ fn is_escape(c: char) -> bool {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn lossy_keeps_offsets() {
+        let t = super::lossy_same_offsets(b"a \xa9 b /* \xb5s */".to_vec());
+        assert_eq!(t, "a ? b /* ?s */");
+        assert_eq!(
+            super::lossy_same_offsets(b"ok \xc2\xb5".to_vec()),
+            "ok \u{b5}"
+        );
+    }
+
     use super::*;
 
     #[test]

@@ -761,6 +761,19 @@ impl<'a> FnInterp<'a> {
         self.exit_states(true)
     }
 
+    /// What the function leaves of visible data mapped exactly once at its entry.
+    pub(super) fn transfer_once(&mut self) -> BTreeMap<Object, ObjState> {
+        for i in 0..self.objects.len() {
+            if self.visible(i) {
+                let s = &mut self.entry[i];
+                s.counts = Counts::ONE;
+                s.host = VALID;
+                s.dev = VALID;
+            }
+        }
+        self.exit_states(true)
+    }
+
     /// A global, or a pointer parameter's data: what callers see of the function.
     fn visible(&self, i: usize) -> bool {
         match &self.objects[i] {
@@ -1202,13 +1215,19 @@ impl<'a> FnInterp<'a> {
                 let unseen = self.opaque_call(*callee, effect, *span);
                 if unseen.is_some() && !on_device {
                     self.unseen_callee_uses(st, *obj);
-                    // Data a kernel launcher omplens cannot see receives with no map known to
-                    // cover it: whether its kernels find it on the device is unknown (a gap
-                    // for the rewrite gate).
-                    let g = self.module.function(*callee);
-                    let launcher = g.offloads_unseen && !g.maps_own_data;
+                }
+                // Data a kernel launcher of a project header receives with no map known to
+                // cover it: its kernels (which omplens does not report on, they are the
+                // header's) would not find it on the device (a gap for the rewrite gate).
+                // An unseen launcher counts for any data; a lowered one for the data its
+                // kernels use.
+                let g = self.module.function(*callee);
+                let launcher = g.header_kernels
+                    && !g.maps_own_data
+                    && (unseen.is_some() || effect.kernel_read || effect.kernel_write);
+                if launcher && !on_device {
                     // (Even data known not to be mapped: the launcher may map it itself.)
-                    if launcher && self.report && !self.quiet && st[*obj].counts.may_be_zero() {
+                    if self.report && !self.quiet && st[*obj].counts.may_be_zero() {
                         self.unproven.push(super::Unproven {
                             func: self.id,
                             site: super::UnprovenSite::Launcher(*callee),
@@ -1290,8 +1309,18 @@ impl<'a> FnInterp<'a> {
                     }
                     return;
                 }
+                // (A callee whose own `enter`/`exit data` balance on every path leaves the
+                // count as it was.)
                 if let Some(co) = callee_object {
-                    self.callee_enters_or_exits(st, *obj, *callee, co);
+                    let balanced = self
+                        .exits
+                        .once
+                        .get(callee)
+                        .and_then(|m| m.get(co))
+                        .is_some_and(|t| t.counts == Counts::ONE);
+                    if !balanced {
+                        self.callee_enters_or_exits(st, *obj, *callee, co);
+                    }
                 }
                 if present {
                     self.log(*obj, b, true, kr, kw);

@@ -32,6 +32,10 @@ pub type Transfers = HashMap<FuncId, BTreeMap<Object, ObjState>>;
 pub struct Exits {
     pub unmapped: Transfers,
     pub mapped: Transfers,
+    /// What the function leaves of data mapped exactly once at its entry: a count of one on
+    /// every path means its own `enter data`/`exit data` balance (one of each on every path,
+    /// an `exit data` before each `return`).
+    pub once: Transfers,
 }
 
 /// Identifies one copy: function, block, node, item, direction.
@@ -313,9 +317,14 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
             continue;
         }
         let new = || events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new());
-        let (t, p) = (new().transfer(), new().transfer_present());
+        let (t, p, o) = (
+            new().transfer(),
+            new().transfer_present(),
+            new().transfer_once(),
+        );
         exits.unmapped.insert(id, t);
         exits.mapped.insert(id, p);
+        exits.once.insert(id, o);
     }
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {

@@ -17,6 +17,8 @@ pub struct Counts(pub u8);
 
 impl Counts {
     pub const ZERO: Counts = Counts(1);
+    /// Mapped exactly once.
+    pub const ONE: Counts = Counts(0b10);
     /// Present with an unknown count (data a caller mapped).
     pub const SOME: Counts = Counts(0b11110);
 

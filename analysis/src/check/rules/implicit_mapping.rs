@@ -22,6 +22,9 @@ pub(super) const RULE: Rule = Rule {
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     for (id, f) in cx.module.functions.iter_enumerated() {
+        if !f.in_main_file {
+            continue; // a header's kernels are not reported on here
+        }
         let dirs: Vec<_> = cx
             .module
             .directives
