@@ -82,6 +82,9 @@ pub struct Problem {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    /// The data it is about, when one variable's: (the function's qualified name, the
+    /// variable's name). `fix --replace` keeps the programmer's constructs naming it.
+    pub subject: Option<(String, String)>,
 }
 
 /// The gate's verdict on a rewritten text.
@@ -114,6 +117,7 @@ pub fn verify(path: &Path, flags: &[String], before: &Baseline, after: &str) -> 
                 line: 1,
                 column: 1,
                 message: "internal error: the re-analysis was cancelled".into(),
+                subject: None,
             }],
             gaps: Vec::new(),
         },
@@ -136,6 +140,7 @@ fn judge(
                     line: 1,
                     column: 1,
                     message: format!("the rewritten file could not be parsed again: {e}"),
+                    subject: None,
                 }],
                 gaps: Vec::new(),
             })
@@ -144,10 +149,12 @@ fn judge(
     let findings = a.findings(path)?;
     let at = |offset: Option<u32>, message: String| {
         let (line, column) = offset.map_or((1, 1), |o| module.line_col(o));
+        let subject = offset.and_then(|o| subject_at(&module, text, o, &message));
         Problem {
             line,
             column,
             message,
+            subject,
         }
     };
     let mut v = Verdict::default();
@@ -229,9 +236,46 @@ fn judge(
                 ),
             },
         };
-        v.gaps.push(at(Some(u.span.start), message));
+        let mut gap = at(Some(u.span.start), message);
+        gap.subject = Some((
+            module.function(u.func).qualified_name.clone(),
+            used.to_string(),
+        ));
+        v.gaps.push(gap);
     }
     Ok(v)
+}
+
+/// The variable a problem at `offset` of `text` is about, in the function whose body holds
+/// it: (the function's qualified name, the name). The identifier at `offset` when it names
+/// one, else the first name in backquotes in `message` that does (a finding placed on its
+/// directive names its data so).
+fn subject_at(module: &Module, text: &str, offset: u32, message: &str) -> Option<(String, String)> {
+    let (id, f) = module.functions.iter_enumerated().find(|(_, f)| {
+        f.in_main_file && f.span.is_some_and(|s| s.start <= offset && offset < s.end)
+    })?;
+    let known = |name: &str| {
+        module
+            .vars
+            .iter()
+            .any(|v| v.name == name && (v.function == Some(id) || v.function.is_none()))
+    };
+    let identifier = |t: &str| -> String {
+        t.chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect()
+    };
+    let at = identifier(text.get(offset as usize..)?);
+    let quoted = message
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|q| q.to_string())
+        .filter(|q| !q.is_empty() && identifier(q) == *q);
+    std::iter::once(at)
+        .chain(quoted)
+        .find(|n| !n.is_empty() && !n.starts_with(|c: char| c.is_ascii_digit()) && known(n))
+        .map(|n| (f.qualified_name.clone(), n))
 }
 
 /// The last component of a path (a header named in a message).

@@ -2,7 +2,7 @@
 //! (`target data`, `target enter/exit data`, `target update` lines, and `map` clauses on
 //! kernels) so fresh ones can be synthesized.
 
-use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, VarId};
+use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, StmtKind, VarId};
 use crate::text::TextEdit;
 use std::collections::HashSet;
 
@@ -44,6 +44,32 @@ fn passed_to_unseen_calls(module: &Module, func: FuncId) -> HashSet<VarId> {
     out
 }
 
+/// Pairs of variables of one function where one is declared or assigned as the other,
+/// through casts (`T *a = (T *) b;`, `a = b;`).
+fn copies_of_pointers(module: &Module) -> Vec<(FuncId, VarId, VarId)> {
+    let mut out = Vec::new();
+    for (fid, f) in module.functions.iter_enumerated() {
+        for st in &f.stmts {
+            if let StmtKind::Decl(decls) = &st.kind {
+                for (v, init) in decls {
+                    if let Some(w) = init.and_then(|i| f.var_through_casts(i)) {
+                        out.push((fid, *v, w));
+                    }
+                }
+            }
+        }
+        for e in &f.exprs {
+            if let ExprKind::Assign(None, lhs, rhs) = &e.kind {
+                if let (ExprKind::Var(v), Some(w)) = (&f.expr(*lhs).kind, f.var_through_casts(*rhs))
+                {
+                    out.push((fid, *v, w));
+                }
+            }
+        }
+    }
+    out
+}
+
 /// Start of the line holding `offset`.
 fn line_start(src: &str, offset: usize) -> usize {
     src[..offset].rfind('\n').map_or(0, |i| i + 1)
@@ -80,6 +106,27 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
                 kept_vars.insert((f, id));
             }
         }
+    }
+    // The programmer may map a kept pointer through a local alias (`double *co = (double *)
+    // c;` then `map(to: co[0:n])`): the alias is kept with it.
+    let aliases = copies_of_pointers(module);
+    loop {
+        let more: Vec<(FuncId, VarId)> = aliases
+            .iter()
+            .filter_map(|&(f, a, b)| {
+                if kept_vars.contains(&(f, a)) && !kept_vars.contains(&(f, b)) {
+                    Some((f, b))
+                } else if kept_vars.contains(&(f, b)) && !kept_vars.contains(&(f, a)) {
+                    Some((f, a))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if more.is_empty() {
+            break;
+        }
+        kept_vars.extend(more);
     }
     let vars_of = |d: &crate::ir::DirectiveInfo| -> Vec<(FuncId, VarId)> {
         let Some(f) = d.function else {

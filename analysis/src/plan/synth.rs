@@ -547,8 +547,32 @@ impl<'a> FnCtx<'a> {
             }
         }
         out.sort();
+        // Pointers into one allocation under several names (`Tree *trees = (Tree *) data;`
+        // and `Row *rows = (Row *) data;`): the synthesis tracks copies per name, so a host
+        // write through one name would leave the device copy made under another stale.
+        let shared = self.shared_data(region);
         out.retain(|o| match o {
             Object::Member(m) => !programmer.1.contains(m),
+            Object::Var(v) if shared.iter().any(|(x, _, _)| x == v) => {
+                let (_, other, root) = shared.iter().find(|(x, _, _)| x == v).expect("found");
+                let var = self.module.var(*v);
+                diags.push(PlanDiagnostic {
+                    unmapped: None,
+                    severity: Severity::Error,
+                    span: var.span.unwrap_or(region.span),
+                    message: format!(
+                        "{} in the data region omplens would insert at line {} of `{}`: omplens tracks copies under one name only, and a host write under one name would leave the device copy made under the other stale; map it by hand",
+                        if other == root {
+                            format!("`{}` points into the data of `{}`, which is also used under its own name", var.name, self.module.var(*root).name)
+                        } else {
+                            format!("`{}` and `{}` both point into the data of `{}`", var.name, self.module.var(*other).name, self.module.var(*root).name)
+                        },
+                        self.line(region.span.start),
+                        self.func.name,
+                    ),
+                });
+                false
+            }
             Object::Var(v) => {
                 let var = self.module.var(*v);
                 let ty = var.ty.referent();
@@ -587,6 +611,40 @@ impl<'a> FnCtx<'a> {
                 true
             }
         });
+        out
+    }
+
+    /// Variables the region's events name (on the host or the device) that point into the
+    /// same data as another one it names, a local pointer set from the other (through casts
+    /// and offsets): (the variable, the other, the data's root variable).
+    fn shared_data(&self, region: &Region) -> Vec<(VarId, VarId, VarId)> {
+        let aliases = crate::semantics::effects::local_aliases(self.module, self.func, |_| false);
+        let roots =
+            |v: VarId| -> Vec<VarId> { aliases.roots.get(&v).cloned().unwrap_or_else(|| vec![v]) };
+        let mut named: Vec<VarId> = Vec::new();
+        for (i, evs) in self.events.iter().enumerate() {
+            if !region.nodes[i] {
+                continue;
+            }
+            for (o, ..) in evs {
+                if let Object::Var(v) = o {
+                    if !named.contains(v) {
+                        named.push(*v);
+                    }
+                }
+            }
+        }
+        let mut out = Vec::new();
+        for &v in &named {
+            let rv = roots(v);
+            let other = named
+                .iter()
+                .filter(|&&w| w != v)
+                .find_map(|&w| rv.iter().find(|r| roots(w).contains(r)).map(|r| (w, *r)));
+            if let Some((w, r)) = other {
+                out.push((v, w, r));
+            }
+        }
         out
     }
 

@@ -56,7 +56,10 @@ fn clang_errors(module: &Module) -> Vec<String> {
         .collect()
 }
 
-fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
+/// Plans `args.file`. With `replace`, the programmer's data constructs are stripped first,
+/// except those naming data in `also_keep` (function, variable) or data the synthesis
+/// cannot bound.
+fn planned(args: &SourceArgs, replace: bool, also_keep: &[(String, String)]) -> Result<Planned> {
     load::check_inputs(args)?;
     let path = &args.file;
     let clang_args = load::clang_args(args)?;
@@ -77,11 +80,12 @@ fn planned(args: &SourceArgs, replace: bool) -> Result<Planned> {
             // Data the synthesis cannot bound (an index from a team number, an indirect
             // one): the programmer's constructs naming it stay, and the rest is planned again.
             let plan = load::uncancelled(file.analysis().plan(path))?;
-            let keep: Vec<(String, String)> = plan
+            let mut keep: Vec<(String, String)> = plan
                 .iter()
                 .flat_map(|p| &p.diagnostics)
                 .filter_map(|d| d.unmapped.clone())
                 .collect();
+            keep.extend(also_keep.iter().cloned());
             let keep = plan::strip::keep_through_callers(&module, &keep);
             if !keep.is_empty() {
                 let strip = plan::strip::strip_mappings(&original_module, &original, &keep);
@@ -129,17 +133,43 @@ fn print_diagnostics(path: &Path, p: &Planned) {
 pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     let t0 = Instant::now();
     let path = &args.source.file;
-    let p = planned(&args.source, args.replace)?;
-    let t1 = Instant::now();
-    let edits = p.plan.edits(&p.module, &p.source);
-    let fixed = text::apply(&p.source, &edits);
-    let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
+    let mut also_keep: Vec<(String, String)> = Vec::new();
+    let mut rounds = 0;
+    let (p, fixed, verdict, rewrite_ms, gate_ms) = loop {
+        let p = planned(&args.source, args.replace, &also_keep)?;
+        let t1 = Instant::now();
+        let edits = p.plan.edits(&p.module, &p.source);
+        let fixed = text::apply(&p.source, &edits);
+        let rewrite_ms = t1.elapsed().as_secs_f64() * 1e3;
+        // The gate: the rewritten program is parsed and analysed again before anything is
+        // written; a region the plan could not place leaves its kernels unmapped (a gap).
+        let t2 = Instant::now();
+        let verdict = gate::verify(path, &p.clang_args, &p.baseline, &fixed);
+        let gate_ms = t2.elapsed().as_secs_f64() * 1e3;
+        // `--replace` never maps less than the input did (issue 16): data the rewrite left
+        // stale or unmapped keeps the programmer's own constructs, and the rest is planned
+        // again, a few rounds at most (each keeps at least one more variable).
+        rounds += 1;
+        let more: Vec<(String, String)> = if args.replace && rounds < 4 {
+            let mut more: Vec<_> = verdict
+                .refusals
+                .iter()
+                .chain(&verdict.gaps)
+                .filter_map(|r| r.subject.clone())
+                .filter(|s| !also_keep.contains(s))
+                .collect();
+            more.sort();
+            more.dedup();
+            more
+        } else {
+            Vec::new()
+        };
+        if more.is_empty() || p.source == p.original {
+            break (p, fixed, verdict, rewrite_ms, gate_ms);
+        }
+        also_keep.extend(more);
+    };
     print_diagnostics(path, &p);
-    // The gate: the rewritten program is parsed and analysed again before anything is
-    // written; a region the plan could not place leaves its kernels unmapped (a gap).
-    let t2 = Instant::now();
-    let verdict = gate::verify(path, &p.clang_args, &p.baseline, &fixed);
-    let gate_ms = t2.elapsed().as_secs_f64() * 1e3;
     let shown = path.display();
     for r in &verdict.refusals {
         eprintln!("{shown}:{}:{}: error: {}", r.line, r.column, r.message);
@@ -210,7 +240,7 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
 }
 
 pub fn run_plan(args: &SourceArgs) -> Result<ExitCode> {
-    let p = planned(args, false)?;
+    let p = planned(args, false, &[])?;
     let text = plan::report::render(&p.module, &p.plan);
     let _ = std::io::stdout().lock().write_all(text.as_bytes());
     Ok(if p.plan.has_errors() {
