@@ -634,15 +634,14 @@ impl<'a> FnCtx<'a> {
                 }
             }
         }
+        // Pointers that may hold either of several buffers (`r`, `t` swapped in a loop) are
+        // the swap groups' business: only one-root copies are compared here.
         let mut out = Vec::new();
         for &v in &named {
-            let rv = roots(v);
-            let other = named
-                .iter()
-                .filter(|&&w| w != v)
-                .find_map(|&w| rv.iter().find(|r| roots(w).contains(r)).map(|r| (w, *r)));
-            if let Some((w, r)) = other {
-                out.push((v, w, r));
+            let [root] = roots(v)[..] else { continue };
+            let other = named.iter().find(|&&w| w != v && roots(w)[..] == [root]);
+            if let Some(&w) = other {
+                out.push((v, w, root));
             }
         }
         out
