@@ -118,6 +118,10 @@ pub(super) struct FnInterp<'a> {
     /// Local pointers that only point into another variable's data: their accesses are that
     /// variable's (locals that a clause names keep their own).
     aliases: crate::semantics::effects::LocalAliases,
+    /// Per variable, the local pointers a clause names that always point into its data
+    /// (`Row *rows = (Row *)data;` with `map(rows[0:k])`): objects of their own, whose
+    /// device copies the host's accesses to the variable may make stale or need.
+    views: HashMap<crate::ir::VarId, Vec<crate::ir::VarId>>,
     /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
     quiet: bool,
     /// Local pointers into one member's data (`x = &obj->v[0]`): their accesses are that
@@ -184,6 +188,7 @@ impl<'a> FnInterp<'a> {
                 roots: HashMap::new(),
                 sources: Default::default(),
             },
+            views: HashMap::new(),
             quiet: false,
             member_aliases: HashMap::new(),
             member_alias_sources: Default::default(),
@@ -237,6 +242,14 @@ impl<'a> FnInterp<'a> {
         f.aliases = crate::semantics::effects::local_aliases(module, func, |l| {
             named.contains_key(&Object::Var(l))
         });
+        let all = crate::semantics::effects::local_aliases(module, func, |_| false);
+        for (&v, roots) in &all.roots {
+            if let [r] = roots[..] {
+                if named.contains_key(&Object::Var(v)) && !f.aliases.roots.contains_key(&v) {
+                    f.views.entry(r).or_default().push(v);
+                }
+            }
+        }
         f.events = g
             .blocks
             .iter()
@@ -411,16 +424,31 @@ impl<'a> FnInterp<'a> {
                 }
                 _ => None,
             };
-            let may = multi.is_some();
-            let objects: Vec<Object> = match multi {
+            let may_all = multi.is_some();
+            let mut objects: Vec<(Object, bool)> = match multi {
                 Some(roots) => roots
                     .into_iter()
                     .filter(|r| !self.module.var(*r).declare_target)
-                    .map(Object::Var)
+                    .map(|r| (Object::Var(r), true))
                     .collect(),
-                None => self.object_of(a).into_iter().collect(),
+                None => self.object_of(a).into_iter().map(|o| (o, false)).collect(),
             };
-            for object in objects {
+            // The host's access to data a clause also maps under another name may be an
+            // access to that copy too (a weak update of each view).
+            if n.exec == Exec::Host {
+                let views: Vec<(Object, bool)> = objects
+                    .iter()
+                    .filter_map(|(o, _)| match o {
+                        Object::Var(r) => self.views.get(r),
+                        Object::Member(_) => None,
+                    })
+                    .flatten()
+                    .map(|v| (Object::Var(*v), true))
+                    .collect();
+                objects.extend(views);
+            }
+            for (object, may) in objects {
+                let may = may || may_all;
                 let first = evs.len();
                 let span = span_of(a.expr);
                 match &a.escape {
