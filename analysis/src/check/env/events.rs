@@ -434,8 +434,9 @@ impl<'a> FnInterp<'a> {
                 None => self.object_of(a).into_iter().map(|o| (o, false)).collect(),
             };
             // The host's access to data a clause also maps under another name may be an
-            // access to that copy too (a weak update of each view).
-            if n.exec == Exec::Host {
+            // access to that copy too (a weak update of each view). Calls are left to the
+            // callee's context, which follows the argument's own object.
+            if n.exec == Exec::Host && a.escape.is_none() {
                 let views: Vec<(Object, bool)> = objects
                     .iter()
                     .filter_map(|(o, _)| match o {
