@@ -301,9 +301,48 @@ impl<'a> FnCtx<'a> {
     }
 
     /// Whether statement `s` declares (outside any kernel) an array or pointer of this
-    /// function that kernels inside `s` use: a region around `s` could not map it.
+    /// function that kernels inside `s` use, or sets such a pointer (`a = malloc(...)` in
+    /// each iteration): a region around `s` could not map it (its clause would name the
+    /// storage the pointer held before).
     fn declares_device_data(&self, s: StmtId, kernels: &[StmtId]) -> bool {
         let span = self.tree.span(s);
+        let set_here: Vec<VarId> = self
+            .func
+            .exprs
+            .iter()
+            .filter_map(|e| match &e.kind {
+                // (A copy of another pointer, `a = b;` in a swap, is the swap groups' business.)
+                crate::ir::ExprKind::Assign(None, lhs, rhs)
+                    if contains(span, e.span) && self.func.var_through_casts(*rhs).is_none() =>
+                {
+                    match self.func.expr(*lhs).kind {
+                        crate::ir::ExprKind::Var(v) if self.module.var(v).ty.is_pointer() => {
+                            Some(v)
+                        }
+                        _ => None,
+                    }
+                }
+                _ => None,
+            })
+            .collect();
+        let in_kernel = |e: Span| kernels.iter().any(|k| contains(self.tree.span(*k), e));
+        let set_outside_kernels = |v: VarId| {
+            self.func.exprs.iter().any(|e| {
+                matches!(&e.kind, crate::ir::ExprKind::Assign(None, lhs, _)
+                    if contains(span, e.span)
+                        && !in_kernel(e.span)
+                        && self.func.expr(*lhs).kind == crate::ir::ExprKind::Var(v))
+            })
+        };
+        let sets_device_pointer = self.events.iter().enumerate().any(|(i, evs)| {
+            self.in_span(i, span)
+                && evs.iter().any(|(o, dev, ..)| {
+                    matches!(o, Object::Var(v) if *dev && set_here.contains(v) && set_outside_kernels(*v))
+                })
+        });
+        if sets_device_pointer {
+            return true;
+        }
         self.events.iter().enumerate().any(|(i, evs)| {
             self.in_span(i, span)
                 && evs.iter().any(|(o, dev, ..)| {
@@ -622,25 +661,38 @@ impl<'a> FnCtx<'a> {
         let roots =
             |v: VarId| -> Vec<VarId> { aliases.roots.get(&v).cloned().unwrap_or_else(|| vec![v]) };
         let mut named: Vec<VarId> = Vec::new();
+        let mut on_host: Vec<VarId> = Vec::new();
         for (i, evs) in self.events.iter().enumerate() {
             if !region.nodes[i] {
                 continue;
             }
-            for (o, ..) in evs {
+            for (o, dev, ..) in evs {
                 if let Object::Var(v) = o {
                     if !named.contains(v) {
                         named.push(*v);
+                    }
+                    if !dev && !on_host.contains(v) {
+                        on_host.push(*v);
                     }
                 }
             }
         }
         // Pointers that may hold either of several buffers (`r`, `t` swapped in a loop) are
-        // the swap groups' business: only one-root copies are compared here.
+        // the swap groups' business: only one-root copies are compared here. Kernels alone
+        // using slices of one buffer under several names (`Q = out; K = out + n;`) are fine:
+        // the names matter once the host touches the data, or the buffer's own name is used
+        // beside them (its section would overlap theirs).
         let mut out = Vec::new();
         for &v in &named {
             let [root] = roots(v)[..] else { continue };
-            let other = named.iter().find(|&&w| w != v && roots(w)[..] == [root]);
-            if let Some(&w) = other {
+            let family: Vec<VarId> = named
+                .iter()
+                .copied()
+                .filter(|&w| w == root || roots(w)[..] == [root])
+                .collect();
+            let touched = named.contains(&root) || family.iter().any(|w| on_host.contains(w));
+            let other = family.iter().find(|&&w| w != v);
+            if let (true, Some(&w)) = (touched, other) {
                 out.push((v, w, root));
             }
         }
