@@ -260,22 +260,25 @@ fn subject_at(module: &Module, text: &str, offset: u32, message: &str) -> Option
             .iter()
             .any(|v| v.name == name && (v.function == Some(id) || v.function.is_none()))
     };
-    let identifier = |t: &str| -> String {
-        t.chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_')
-            .collect()
-    };
-    let at = identifier(text.get(offset as usize..)?);
+    // The identifier a text starts with (a quoted name counts when it is one whole).
+    fn first(t: &str) -> Option<&str> {
+        // (Stops at an ASCII byte, so at a character boundary.)
+        let n = t
+            .bytes()
+            .take_while(|&c| crate::text::scan::is_ident_byte(c))
+            .count();
+        Some(&t[..n]).filter(|w| w.chars().next().is_some_and(|c| !c.is_ascii_digit()))
+    }
+    let at = text.get(offset as usize..).and_then(first);
     let quoted = message
         .split('`')
         .skip(1)
         .step_by(2)
-        .map(|q| q.to_string())
-        .filter(|q| !q.is_empty() && identifier(q) == *q);
-    std::iter::once(at)
+        .filter(|q| first(q) == Some(*q));
+    at.into_iter()
         .chain(quoted)
-        .find(|n| !n.is_empty() && !n.starts_with(|c: char| c.is_ascii_digit()) && known(n))
-        .map(|n| (f.qualified_name.clone(), n))
+        .find(|n| known(n))
+        .map(|n| (f.qualified_name.clone(), n.to_string()))
 }
 
 /// The last component of a path (a header named in a message).

@@ -2,7 +2,7 @@
 //! (`target data`, `target enter/exit data`, `target update` lines, and `map` clauses on
 //! kernels) so fresh ones can be synthesized.
 
-use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, StmtKind, VarId};
+use crate::ir::{device, BindingTarget, Callee, ExprKind, FuncId, Module, VarId};
 use crate::text::TextEdit;
 use std::collections::HashSet;
 
@@ -44,26 +44,15 @@ fn passed_to_unseen_calls(module: &Module, func: FuncId) -> HashSet<VarId> {
     out
 }
 
-/// Pairs of variables of one function where one is declared or assigned as the other,
-/// through casts (`T *a = (T *) b;`, `a = b;`).
+/// Local pointers of each function set only from one other variable's pointer (through
+/// casts and offsets: `T *a = (T *) b;`), with that variable.
 fn copies_of_pointers(module: &Module) -> Vec<(FuncId, VarId, VarId)> {
     let mut out = Vec::new();
     for (fid, f) in module.functions.iter_enumerated() {
-        for st in &f.stmts {
-            if let StmtKind::Decl(decls) = &st.kind {
-                for (v, init) in decls {
-                    if let Some(w) = init.and_then(|i| f.var_through_casts(i)) {
-                        out.push((fid, *v, w));
-                    }
-                }
-            }
-        }
-        for e in &f.exprs {
-            if let ExprKind::Assign(None, lhs, rhs) = &e.kind {
-                if let (ExprKind::Var(v), Some(w)) = (&f.expr(*lhs).kind, f.var_through_casts(*rhs))
-                {
-                    out.push((fid, *v, w));
-                }
+        let aliases = crate::semantics::effects::local_aliases(module, f, |_| false);
+        for (v, roots) in aliases.roots {
+            if let [w] = roots[..] {
+                out.push((fid, v, w));
             }
         }
     }

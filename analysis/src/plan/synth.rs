@@ -306,14 +306,18 @@ impl<'a> FnCtx<'a> {
     /// storage the pointer held before).
     fn declares_device_data(&self, s: StmtId, kernels: &[StmtId]) -> bool {
         let span = self.tree.span(s);
+        // Pointers set here outside the kernels, other than by copying another pointer
+        // (`a = b;` in a swap is the swap groups' business).
+        let in_kernel = |e: Span| kernels.iter().any(|k| contains(self.tree.span(*k), e));
         let set_here: Vec<VarId> = self
             .func
             .exprs
             .iter()
             .filter_map(|e| match &e.kind {
-                // (A copy of another pointer, `a = b;` in a swap, is the swap groups' business.)
                 crate::ir::ExprKind::Assign(None, lhs, rhs)
-                    if contains(span, e.span) && self.func.var_through_casts(*rhs).is_none() =>
+                    if contains(span, e.span)
+                        && !in_kernel(e.span)
+                        && self.func.var_through_casts(*rhs).is_none() =>
                 {
                     match self.func.expr(*lhs).kind {
                         crate::ir::ExprKind::Var(v) if self.module.var(v).ty.is_pointer() => {
@@ -325,20 +329,11 @@ impl<'a> FnCtx<'a> {
                 _ => None,
             })
             .collect();
-        let in_kernel = |e: Span| kernels.iter().any(|k| contains(self.tree.span(*k), e));
-        let set_outside_kernels = |v: VarId| {
-            self.func.exprs.iter().any(|e| {
-                matches!(&e.kind, crate::ir::ExprKind::Assign(None, lhs, _)
-                    if contains(span, e.span)
-                        && !in_kernel(e.span)
-                        && self.func.expr(*lhs).kind == crate::ir::ExprKind::Var(v))
-            })
-        };
         let sets_device_pointer = self.events.iter().enumerate().any(|(i, evs)| {
             self.in_span(i, span)
-                && evs.iter().any(|(o, dev, ..)| {
-                    matches!(o, Object::Var(v) if *dev && set_here.contains(v) && set_outside_kernels(*v))
-                })
+                && evs
+                    .iter()
+                    .any(|(o, dev, ..)| matches!(o, Object::Var(v) if *dev && set_here.contains(v)))
         });
         if sets_device_pointer {
             return true;
@@ -592,8 +587,10 @@ impl<'a> FnCtx<'a> {
         let shared = self.shared_data(region);
         out.retain(|o| match o {
             Object::Member(m) => !programmer.1.contains(m),
-            Object::Var(v) if shared.iter().any(|(x, _, _)| x == v) => {
-                let (_, other, root) = shared.iter().find(|(x, _, _)| x == v).expect("found");
+            Object::Var(v) if shared.iter().any(|(x, ..)| x == v) => {
+                let Some((_, other, root)) = shared.iter().find(|(x, ..)| x == v) else {
+                    return true;
+                };
                 let var = self.module.var(*v);
                 diags.push(PlanDiagnostic {
                     unmapped: None,
