@@ -369,7 +369,8 @@ fn temp_dir() -> Result<tempfile::TempDir, OracleError> {
 
 /// Builds `src` (C or C++ by extension; C++ gets `-std=c++17` before `extra_flags`) with
 /// `-O1 -g -fopenmp -fopenmp-targets=x86_64-unknown-linux-gnu` (+ `-lm` for C), runs it with
-/// `OMP_TARGET_OFFLOAD=MANDATORY` and `LIBOMPTARGET_INFO=35`, and parses its stderr.
+/// `OMP_TARGET_OFFLOAD=MANDATORY`, `LIBOMPTARGET_INFO=35` and the environment the program asks
+/// for ([`program_env`]), and parses its stderr.
 ///
 /// A non-zero exit is not an error (see [`OracleRun::exit_code`]); a build failure or a run
 /// past [`RUN_TIMEOUT`] is. `extra_flags` must not turn debug info off (`-g0`): the argument
@@ -390,6 +391,7 @@ pub fn run_offload(src: &Path, extra_flags: &[&str]) -> Result<OracleRun, Oracle
         .env("LIBOMPTARGET_INFO", INFO_LEVEL.to_string())
         .env_remove("LIBOMPTARGET_DEBUG")
         .env_remove("OMP_DEFAULT_DEVICE");
+    cmd.envs(program_env(src));
     let done =
         run_with_timeout(cmd, RUN_TIMEOUT).map_err(io_err(format!("running {}", bin.display())))?;
     let Some(status) = done.status else {
@@ -405,6 +407,20 @@ pub fn run_offload(src: &Path, extra_flags: &[&str]) -> Result<OracleRun, Oracle
         status.code(),
         done.stderr,
     ))
+}
+
+/// The environment a program asks for in a comment line `oracle-env: NAME=VALUE ...`: a
+/// CUDA-style program that indexes by team and thread number computes its result only when
+/// host offloading forms every team and thread of its launch, which it does not by default
+/// (as many as the machine has cores).
+fn program_env(src: &Path) -> Vec<(String, String)> {
+    let text = std::fs::read_to_string(src).unwrap_or_default();
+    text.lines()
+        .filter_map(|l| l.split_once("oracle-env:"))
+        .flat_map(|(_, rest)| rest.split_whitespace())
+        .filter_map(|kv| kv.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
 }
 
 /// Builds `src` without `-fopenmp` (`-O1 -Wno-unknown-pragmas`, C++: `-std=c++17`, C: `-lm`)

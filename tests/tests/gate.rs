@@ -382,13 +382,14 @@ fn builtins_and_element_values_do_not_keep_the_programmers_region() {
     );
 }
 
-/// Data the synthesis cannot bound (an index made of team and thread numbers, an allocation
-/// of a byte count omplens cannot divide): `--replace` keeps the programmer's region naming it
-/// instead of deleting it and refusing the result (HeCBench's scan, where the kernels' blocks
-/// come from `omp_get_team_num()`).
+/// Data the synthesis cannot bound (an index made of team and thread numbers in a launch
+/// that does not say how many teams it has, an allocation of a byte count omplens cannot
+/// divide): `--replace` keeps the programmer's region naming it instead of deleting it and
+/// refusing the result (HeCBench's scan, where the kernels' blocks come from
+/// `omp_get_team_num()`).
 #[test]
 fn replace_keeps_the_programmers_map_of_data_it_cannot_bound() {
-    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *out = (float *)malloc(bytes);\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])\n  {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n    {\n      int k = omp_get_team_num() * 64 + omp_get_thread_num();\n      out[k] = 2.0f * in[k];\n    }\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *out = (float *)malloc(bytes);\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])\n  {\n#pragma omp target teams thread_limit(64)\n#pragma omp parallel num_threads(64)\n    {\n      int k = omp_get_team_num() * 64 + omp_get_thread_num();\n      out[k] = 2.0f * in[k];\n    }\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
     assert!(
         stdout.contains(
             "#pragma omp target data map(to: in[0:teams * 64]) map(from: out[0:teams * 64])"
@@ -397,12 +398,25 @@ fn replace_keeps_the_programmers_map_of_data_it_cannot_bound() {
     );
 }
 
+/// With `num_teams` and `num_threads` the launch bounds the team and thread numbers: the
+/// section is the union over every team and thread (never the host's value, 0), so
+/// `--replace` writes its own map of the data (Rodinia's backprop and HeCBench's CUDA-style
+/// kernels).
+#[test]
+fn replace_bounds_team_and_thread_indices_by_the_launch() {
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *out = (float *)malloc(bytes);\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(tofrom: in[0:teams * 64]) map(tofrom: out[0:teams * 64])\n  {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n    {\n      int k = omp_get_team_num() * 64 + omp_get_thread_num() % 32 + 32;\n      out[k] = 2.0f * in[k];\n    }\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
+    assert!(
+        stdout.contains("map(to: in[32:64 * teams - 32]) map(from: out[32:64 * teams - 32])"),
+        "the section covers teams 0 to teams - 1 and threads 0 to 63 (modulo 32): {stdout}"
+    );
+}
+
 /// The same through a call: the kernel's function cannot bound its parameters, so the
 /// caller's region naming the arguments stays as the programmer wrote it (HeCBench's gelu,
 /// where a synthesized region replaced it and the rewrite was refused).
 #[test]
 fn replace_keeps_the_callers_map_of_parameters_it_cannot_bound() {
-    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic void twice(const float *in, float *out, int teams) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n#pragma omp parallel num_threads(64)\n  {\n    int k = omp_get_team_num() * 64 + omp_get_thread_num();\n    out[k] = 2.0f * in[k];\n  }\n}\nstatic double run(int n, int teams) {\n  float *in = (float *)malloc(n * sizeof(float));\n  float *out = (float *)malloc(n * sizeof(float));\n  for (size_t i = 0; i < (size_t)n; i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])\n  {\n    twice(in, out, teams);\n    twice(out, out, teams);\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64, 16));\n  return 0;\n}\n");
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic void twice(const float *in, float *out, int teams) {\n#pragma omp target teams thread_limit(64)\n#pragma omp parallel num_threads(64)\n  {\n    int k = omp_get_team_num() * 64 + omp_get_thread_num();\n    out[k] = 2.0f * in[k];\n  }\n}\nstatic double run(int n, int teams) {\n  float *in = (float *)malloc(n * sizeof(float));\n  float *out = (float *)malloc(n * sizeof(float));\n  for (size_t i = 0; i < (size_t)n; i++)\n    in[i] = (float)(i % 9);\n#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])\n  {\n    twice(in, out, teams);\n    twice(out, out, teams);\n  }\n  double s = 0.0;\n  for (int i = 0; i < teams * 64; i++)\n    s += out[i];\n  free(in);\n  free(out);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64, 16));\n  return 0;\n}\n");
     assert!(
         stdout.contains("#pragma omp target data map(to: in[0:n])  map(tofrom: out[0:n])"),
         "the programmer's region stays, as written: {stdout}"
@@ -414,7 +428,7 @@ fn replace_keeps_the_callers_map_of_parameters_it_cannot_bound() {
 /// where the update was taken out and the rewrite was refused for a stale host read).
 #[test]
 fn replace_keeps_the_updates_of_a_kept_region() {
-    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *res = (float *)malloc(teams * sizeof(float));\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n  double s = 0.0;\n#pragma omp target data map(to: in[0:teams * 64]) map(alloc: res[0:teams])\n  {\n    for (int r = 0; r < 2; r++) {\n#pragma omp target teams num_teams(teams) thread_limit(64)\n      {\n        int t = omp_get_team_num();\n        res[t] = in[t * 64] + (float)r;\n      }\n#pragma omp target update from(res[0:teams])\n      for (int i = 0; i < teams; i++)\n        s += res[i];\n    }\n  }\n  free(in);\n  free(res);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
+    let stdout = replaced("#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nstatic double run(size_t bytes, int teams) {\n  float *in = (float *)malloc(bytes);\n  float *res = (float *)malloc(teams * sizeof(float));\n  for (size_t i = 0; i < bytes / sizeof(float); i++)\n    in[i] = (float)(i % 9);\n  double s = 0.0;\n#pragma omp target data map(to: in[0:teams * 64]) map(alloc: res[0:teams])\n  {\n    for (int r = 0; r < 2; r++) {\n#pragma omp target teams thread_limit(64)\n      {\n        int t = omp_get_team_num();\n        res[t] = in[t * 64] + (float)r;\n      }\n#pragma omp target update from(res[0:teams])\n      for (int i = 0; i < teams; i++)\n        s += res[i];\n    }\n  }\n  free(in);\n  free(res);\n  return s;\n}\nint main(void) {\n  printf(\"%.1f\\n\", run(16 * 64 * sizeof(float), 16));\n  return 0;\n}\n");
     assert!(
         stdout
             .contains("#pragma omp target data map(to: in[0:teams * 64]) map(alloc: res[0:teams])")

@@ -4,6 +4,7 @@
 pub mod bounds;
 pub mod constants;
 pub mod effects;
+pub mod launch;
 pub mod sections;
 pub mod symbolic;
 pub mod validity;

@@ -12,6 +12,7 @@
 //! allocation.
 
 use super::bounds::{Bound, Extremum};
+use super::launch;
 use super::symbolic::{children, is_integer, Deps, ExprPolys, Poly};
 use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
@@ -831,6 +832,7 @@ impl Analysis<'_> {
             };
             (lo, hi) = (l2, h2);
         }
+        (lo, hi) = self.over_launch(lo, hi, idx, &names, span)?;
         let known = &self.module.macros;
         let (Some(lo), Some(hi)) = (lo.resolve(true, known), hi.resolve(false, known)) else {
             return self.defeat(
@@ -839,6 +841,64 @@ impl Analysis<'_> {
             );
         };
         Some(Section::from_bounds(&lo, &hi))
+    }
+
+    /// The bounds `lo` and `hi` of index `idx` over every team and thread of the kernel's
+    /// launch: each team or thread query in them (`omp_get_team_num()`, `omp_get_thread_num()
+    /// % 16`) replaced by the end of its range that minimises or maximises the bound (see
+    /// [`launch`]). A query whose range the clauses do not give stays, as does a bound not
+    /// monotone in it.
+    fn over_launch(
+        &mut self,
+        mut lo: Bound,
+        mut hi: Bound,
+        idx: &Poly,
+        names: &[String],
+        span: ExprId,
+    ) -> Option<(Bound, Bound)> {
+        let queries: Vec<String> = idx
+            .atoms()
+            .into_iter()
+            .filter(|a| a.starts_with("omp_get_"))
+            .map(str::to_string)
+            .collect();
+        if queries.is_empty() {
+            return Some((lo, hi));
+        }
+        let at = self.f.expr(span).span;
+        // Macros of the file stay names in a section written in the program's terms; those
+        // of headers are numbers there, as the kernels' own uses of them are.
+        let mut known = launch::macro_uses(self.f);
+        let mut values = known.clone();
+        if self.named {
+            values.retain(|k, _| !self.module.macros.contains_key(k));
+        }
+        known.extend(self.module.macros.clone());
+        if !self.named {
+            values = known.clone();
+        }
+        let Some(l) = launch::launch_at(self.module, self.f, at, &values) else {
+            return Some((lo, hi));
+        };
+        for q in &queries {
+            let Some((first, last)) = launch::range(q, &l, &known) else {
+                continue;
+            };
+            let (first, last) = (Bound::leaf(first), Bound::leaf(last));
+            let over = |b: &Bound, want_min: bool| {
+                b.flat_map(&mut |p| extreme(p, q, &first, &last, want_min, names))
+            };
+            let (Some(l2), Some(h2)) = (over(&lo, true), over(&hi, false)) else {
+                return self.defeat(
+                    span,
+                    format!(
+                        "its index is not monotone in `{q}` over the kernel's teams and threads"
+                    ),
+                );
+            };
+            (lo, hi) = (l2, h2);
+        }
+        Some((lo, hi))
     }
 
     /// The section of `idx` by interval arithmetic, for indices that are products of counters

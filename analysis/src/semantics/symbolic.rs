@@ -389,6 +389,44 @@ impl fmt::Display for Poly {
     }
 }
 
+/// A pragma expression (a clause's argument, a section's bounds) as a polynomial over the
+/// names it uses (`n - 1`, `nx * ny`), the names of known value in `values` replaced by their
+/// values first (so `n / 2` with `n` known is a number).
+pub fn pragma_poly(e: &crate::pragma::Expr, values: &crate::ir::macros::Values) -> Option<Poly> {
+    use crate::pragma::{BinaryOp, ExprKind};
+    let poly = |e: &crate::pragma::Expr| pragma_poly(e, values);
+    match &e.kind {
+        ExprKind::Int(t) => {
+            let digits: String = t.trim_end_matches(['u', 'U', 'l', 'L']).to_string();
+            let v = if let Some(h) = digits
+                .strip_prefix("0x")
+                .or_else(|| digits.strip_prefix("0X"))
+            {
+                i64::from_str_radix(h, 16).ok()?
+            } else {
+                digits.parse().ok()?
+            };
+            Some(Poly::constant(v))
+        }
+        ExprKind::Ident(n) => Some(match values.get(n) {
+            Some(v) => Poly::constant(*v),
+            None => Poly::atom(n),
+        }),
+        ExprKind::Paren(e) => poly(e),
+        ExprKind::Binary(op, a, b) => {
+            let (a, b) = (poly(a)?, poly(b)?);
+            match op {
+                BinaryOp::Add => Some(a.add(&b)),
+                BinaryOp::Sub => Some(a.sub(&b)),
+                BinaryOp::Mul => Some(a.mul(&b)),
+                BinaryOp::Div => a.div(b.as_const()?),
+                _ => None,
+            }
+        }
+        _ => None,
+    }
+}
+
 /// Whether a value of this type is an integer (an index or a count): not a floating-point
 /// number, pointer, array, record, function or `void` (a reference to an integer is one).
 pub(crate) fn is_integer(kind: &TypeKind) -> bool {

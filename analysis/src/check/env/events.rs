@@ -2070,10 +2070,10 @@ impl<'a> FnInterp<'a> {
         let constant = |it: &MapItem| -> Option<(i64, i64)> {
             let (lower, length) = it.section.as_ref()?;
             let lower = match lower {
-                Some(x) => super::items::poly_known(x, &values)?,
+                Some(x) => crate::semantics::symbolic::pragma_poly(x, &values)?,
                 None => Poly::constant(0),
             };
-            let length = super::items::poly_known(length.as_ref()?, &values)?;
+            let length = crate::semantics::symbolic::pragma_poly(length.as_ref()?, &values)?;
             let sub = |p: &Poly| crate::semantics::constants::substitute(p, &values).as_const();
             Some((sub(&lower)?, sub(&length)?))
         };

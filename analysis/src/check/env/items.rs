@@ -3,9 +3,9 @@
 //! implicit rules.
 
 use crate::ir::{BindingTarget, DirId, Module, Span, TypeKind};
-use crate::pragma::{Accessor, ClauseKind, Expr, ExprKind, ListItem, MapModifier, MapType};
+use crate::pragma::{Accessor, ClauseKind, Expr, ListItem, MapModifier, MapType};
 use crate::semantics::constants::Values;
-use crate::semantics::symbolic::Poly;
+use crate::semantics::symbolic::pragma_poly;
 use crate::semantics::validity::Object;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -210,47 +210,5 @@ fn item_bytes(module: &Module, object: &Object, item: &ListItem) -> Option<u64> 
 
 /// The value of a constant integer expression.
 pub fn const_value(e: &Expr) -> Option<i64> {
-    poly(e)?.as_const()
-}
-
-/// A pragma expression as a polynomial over the names it uses (`n - 1`, `nx * ny`).
-pub fn poly(e: &Expr) -> Option<Poly> {
-    poly_known(e, &Values::new())
-}
-
-/// [`poly`] with the names of known value replaced by their values first (so `n / 2` with
-/// `n` known is a number).
-pub fn poly_known(e: &Expr, values: &Values) -> Option<Poly> {
-    use crate::pragma::BinaryOp;
-    let poly = |e: &Expr| poly_known(e, values);
-    match &e.kind {
-        ExprKind::Int(t) => {
-            let digits: String = t.trim_end_matches(['u', 'U', 'l', 'L']).to_string();
-            let v = if let Some(h) = digits
-                .strip_prefix("0x")
-                .or_else(|| digits.strip_prefix("0X"))
-            {
-                i64::from_str_radix(h, 16).ok()?
-            } else {
-                digits.parse().ok()?
-            };
-            Some(Poly::constant(v))
-        }
-        ExprKind::Ident(n) => Some(match values.get(n) {
-            Some(v) => Poly::constant(*v),
-            None => Poly::atom(n),
-        }),
-        ExprKind::Paren(e) => poly(e),
-        ExprKind::Binary(op, a, b) => {
-            let (a, b) = (poly(a)?, poly(b)?);
-            match op {
-                BinaryOp::Add => Some(a.add(&b)),
-                BinaryOp::Sub => Some(a.sub(&b)),
-                BinaryOp::Mul => Some(a.mul(&b)),
-                BinaryOp::Div => a.div(b.as_const()?),
-                _ => None,
-            }
-        }
-        _ => None,
-    }
+    pragma_poly(e, &Values::new())?.as_const()
 }

@@ -2,7 +2,7 @@
 
 use super::common::finding;
 use super::Context;
-use crate::check::env::items::poly_known;
+use crate::semantics::symbolic::pragma_poly;
 use crate::check::env::Object;
 use crate::check::{Finding, Related};
 use crate::ir::{ExprKind, FuncId, VarId};
@@ -37,10 +37,10 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // Macros only: the section's names are the mapping function's, compared per caller.
         let macros = &cx.module.macros;
         let lower = match lower {
-            Some(e) => poly_known(e, macros),
+            Some(e) => pragma_poly(e, macros),
             None => Some(Poly::constant(0)),
         };
-        let (Some(lower), Some(length)) = (lower, poly_known(length, macros)) else {
+        let (Some(lower), Some(length)) = (lower, pragma_poly(length, macros)) else {
             continue;
         };
         let Some(over) = allocations(cx, m.func, *v, &lower.add(&length))

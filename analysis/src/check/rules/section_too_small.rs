@@ -2,7 +2,7 @@
 
 use super::common::{finding, line};
 use super::Context;
-use crate::check::env::items::poly_known;
+use crate::semantics::symbolic::pragma_poly;
 use crate::check::env::Object;
 use crate::check::{Finding, Related};
 use crate::ir::{kernel_stmts, DirId, Function, StmtId, StmtKind, VarId};
@@ -51,10 +51,10 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // Known values (`int n = 4096;`, `#define N 4096`) let `n / 2` and `n` compare.
         let values = cx.known_values(m.func);
         let lower = match lower {
-            Some(e) => poly_known(e, &values),
+            Some(e) => pragma_poly(e, &values),
             None => Some(Poly::constant(0)),
         };
-        let (Some(lower), Some(length)) = (lower, poly_known(length, &values)) else {
+        let (Some(lower), Some(length)) = (lower, pragma_poly(length, &values)) else {
             continue;
         };
         let mapped = Section::new(substitute(&lower, &values), substitute(&length, &values));
