@@ -24,7 +24,15 @@ pub struct Launch {
 
 /// The launch of the point `at` of `f`; None outside every `target` construct (on the host,
 /// the queries are the host's own).
-pub fn launch_at(module: &Module, f: &Function, at: Span, values: &Values) -> Option<Launch> {
+/// Clause values are read with the names of `values` replaced by their numbers, or, when
+/// that leaves a quotient of names (`(N + BS - 1) / BS`), with all of `known`'s.
+pub fn launch_at(
+    module: &Module,
+    f: &Function,
+    at: Span,
+    values: &Values,
+    known: &Values,
+) -> Option<Launch> {
     let (mut target, mut teams, mut parallel, mut unknown_threads) = (false, false, false, false);
     let (mut num_teams, mut thread_limit, mut num_threads) = (None, None, None);
     for st in f.stmts.iter() {
@@ -53,7 +61,7 @@ pub fn launch_at(module: &Module, f: &Function, at: Span, values: &Values) -> Op
                 ClauseKind::NumThreads(e) => (&mut num_threads, e),
                 _ => continue,
             };
-            *slot.0 = pragma_poly(slot.1, values);
+            *slot.0 = pragma_poly(slot.1, values).or_else(|| pragma_poly(slot.1, known));
         }
     }
     if !target {

@@ -759,7 +759,7 @@ impl Analysis<'_> {
         let candidates = self.candidates(&r.index, &r.deps, &ivs, 0, r.expr)?;
         let mut out: Option<Section> = None;
         for (idx, deps) in candidates {
-            let s = self.candidate_section(&idx, &deps, &chain, r.expr)?;
+            let s = self.candidate_section(&idx, &deps, &chain, r)?;
             out = Some(match out {
                 None => s,
                 Some(o) => match o.union(&s) {
@@ -787,8 +787,9 @@ impl Analysis<'_> {
         idx: &Poly,
         deps: &Deps,
         chain: &[(VarId, LoopId)],
-        span: ExprId,
+        r: &Record,
     ) -> Option<Section> {
+        let span = r.expr;
         let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
         let names: Vec<String> = ivs
             .iter()
@@ -832,7 +833,7 @@ impl Analysis<'_> {
             };
             (lo, hi) = (l2, h2);
         }
-        (lo, hi) = self.over_launch(lo, hi, idx, &names, span)?;
+        (lo, hi) = self.over_launch(lo, hi, idx, &names, r)?;
         let known = &self.module.macros;
         let (Some(lo), Some(hi)) = (lo.resolve(true, known), hi.resolve(false, known)) else {
             return self.defeat(
@@ -854,8 +855,9 @@ impl Analysis<'_> {
         mut hi: Bound,
         idx: &Poly,
         names: &[String],
-        span: ExprId,
+        r: &Record,
     ) -> Option<(Bound, Bound)> {
+        let span = r.expr;
         let queries: Vec<String> = idx
             .atoms()
             .into_iter()
@@ -877,7 +879,7 @@ impl Analysis<'_> {
         if !self.named {
             values = known.clone();
         }
-        let Some(l) = launch::launch_at(self.module, self.f, at, &values) else {
+        let Some(l) = launch::launch_at(self.module, self.f, at, &values, &known) else {
             return Some((lo, hi));
         };
         for q in &queries {
@@ -898,7 +900,61 @@ impl Analysis<'_> {
             };
             (lo, hi) = (l2, h2);
         }
+        // The launch may run more teams and threads than there are elements, which the
+        // kernel's own test keeps in (`if (i < n) b[i]`): that test is a bound too, and the
+        // first a resolution keeps when the two do not compare (it is what the program meant).
+        let (glo, ghi) = self.guard_bounds(r);
+        if let Some(g) = glo {
+            lo = Bound::Tight(vec![Bound::leaf(g), lo]);
+        }
+        if let Some(g) = ghi {
+            hi = Bound::Tight(vec![Bound::leaf(g), hi]);
+        }
         Some((lo, hi))
+    }
+
+    /// The lowest and highest value of the index `r` as written (before its locals are
+    /// replaced by their definitions) from the `if` conditions around the access on the one
+    /// local it uses (`if (i < n) b[i + 1]`: `n`), where the rest of the index does not vary.
+    fn guard_bounds(&mut self, r: &Record) -> (Option<Poly>, Option<Poly>) {
+        let locals: Vec<(String, VarId)> = r
+            .index
+            .atoms()
+            .into_iter()
+            .filter_map(|a| {
+                let vs = r.deps.get(a)?;
+                let v = *vs.iter().next()?;
+                (vs.len() == 1 && self.module.var(v).name == a && self.defs.contains_key(&v))
+                    .then(|| (a.to_string(), v))
+            })
+            .collect();
+        let [(x, v)] = locals.as_slice() else {
+            return (None, None);
+        };
+        let rest = r.index.subst(x, &Poly::zero());
+        if self.culprit(&rest, &r.deps, &[]).is_some() {
+            return (None, None);
+        }
+        let mut sign = 0;
+        for (key, c) in r.index.terms() {
+            match key.iter().filter(|a| *a == x).count() {
+                0 => {}
+                1 if sign == 0 || sign == c.signum() => sign = c.signum(),
+                _ => return (None, None),
+            }
+        }
+        let (lows, highs) = self.guards(*v, r.expr);
+        let known = self.module.macros.clone();
+        let at = |bounds: Vec<Bound>, lower: bool| {
+            let b = Bound::node(true, bounds)?;
+            let b = b.flat_map(&mut |p| Some(Bound::leaf(r.index.subst(x, p))))?;
+            b.resolve(lower, &known)
+        };
+        if sign > 0 {
+            (at(lows, true), at(highs, false))
+        } else {
+            (at(highs, true), at(lows, false))
+        }
     }
 
     /// The section of `idx` by interval arithmetic, for indices that are products of counters
@@ -1029,6 +1085,22 @@ impl Analysis<'_> {
     /// of `v` with a value that does not change in the statements is one more bound, and the
     /// tightest provable one is kept.
     fn guarded(&mut self, v: VarId, at: ExprId, first: Bound, last: Bound) -> (Bound, Bound) {
+        let (mut lows, mut highs) = self.guards(v, at);
+        lows.insert(0, first);
+        highs.insert(0, last);
+        let node = |mut b: Vec<Bound>| {
+            if b.len() == 1 {
+                b.pop().expect("one bound")
+            } else {
+                Bound::Tight(b)
+            }
+        };
+        (node(lows), node(highs))
+    }
+
+    /// The lower and upper bounds on `v` that the `if` conditions around the access `at` give
+    /// (see [`Self::guarded`]).
+    fn guards(&mut self, v: VarId, at: ExprId) -> (Vec<Bound>, Vec<Bound>) {
         let sp = self.f.expr(at).span;
         let mut conds: Vec<ExprId> = self
             .ifs
@@ -1036,7 +1108,7 @@ impl Analysis<'_> {
             .filter(|(t, _)| t.start <= sp.start && sp.end <= t.end)
             .map(|(_, c)| *c)
             .collect();
-        let (mut lows, mut highs) = (vec![first], vec![last]);
+        let (mut lows, mut highs) = (Vec::new(), Vec::new());
         while let Some(c) = conds.pop() {
             let c = self.strip(c);
             let ExprKind::Binary(op, l, r) = self.f.expr(c).kind else {
@@ -1077,14 +1149,7 @@ impl Analysis<'_> {
                 _ => {}
             }
         }
-        let node = |mut b: Vec<Bound>| {
-            if b.len() == 1 {
-                b.pop().expect("one bound")
-            } else {
-                Bound::Tight(b)
-            }
-        };
-        (node(lows), node(highs))
+        (lows, highs)
     }
 
     fn loop_range(&mut self, l: LoopId, v: VarId, outer: &[VarId]) -> Option<(Bound, Bound)> {
