@@ -242,6 +242,33 @@ fn sections_never_name_team_or_thread_numbers() {
     assert!(!maps.iter().any(|l| l.contains("omp_get_")), "{out}");
 }
 
+/// A two-dimensional launch has more threads than the grid has points, and the kernel's
+/// tests on its row and column keep the extra ones out: those tests bound the section
+/// (`a[0:h * w]`), not the launch (rows and columns up to 127), which would reach past the
+/// data. The parameters' allocation is not visible in the function, so only the tests can.
+#[test]
+fn the_kernels_own_tests_bound_a_team_and_thread_index() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("grid.c");
+    std::fs::write(&path, "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\n#define BS 16\nstatic void twice(const float *a, float *b, int h, int w) {\n#pragma omp target teams num_teams(64) thread_limit(BS * BS)\n#pragma omp parallel num_threads(BS * BS)\n  {\n    int r = omp_get_team_num() / 8 * BS + omp_get_thread_num() / BS;\n    int c = omp_get_team_num() % 8 * BS + omp_get_thread_num() % BS;\n    if (r < h && c < w)\n      b[r * w + c] = 2 * a[r * w + c];\n  }\n}\nint main(void) {\n  int h = 100, w = 70;\n  float *a = (float *)malloc(h * w * sizeof(float));\n  float *b = (float *)malloc(h * w * sizeof(float));\n  for (int i = 0; i < h * w; i++)\n    a[i] = i;\n  twice(a, b, h, w);\n  double s = 0;\n  for (int i = 0; i < h * w; i++)\n    s += b[i];\n  printf(\"%f\\n\", s);\n  return 0;\n}\n").unwrap();
+    let o = fix(&["-o", "-", path.to_str().unwrap()]);
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    let kernel = out
+        .lines()
+        .find(|l| l.contains("target teams num_teams(64)"))
+        .unwrap_or_default();
+    assert!(
+        kernel.contains("map(to: a[0:h * w])") && kernel.contains("b[0:h * w]"),
+        "{out}"
+    );
+}
+
 #[test]
 fn a_rewrite_that_does_not_compile_is_refused_with_the_compilers_message() {
     let path = program("gap_region_cannot_enclose.c");

@@ -33,7 +33,8 @@ pub fn launch_at(
     values: &Values,
     known: &Values,
 ) -> Option<Launch> {
-    let (mut target, mut teams, mut parallel, mut unknown_threads) = (false, false, false, false);
+    let (mut target, mut teams, mut unknown_threads) = (false, false, false);
+    let mut parallels = 0;
     let (mut num_teams, mut thread_limit, mut num_threads) = (None, None, None);
     for st in f.stmts.iter() {
         let StmtKind::Omp {
@@ -51,7 +52,7 @@ pub fn launch_at(
         let kind = d.kind;
         target |= kind.has_leaf(Leaf::Target);
         teams |= kind.has_leaf(Leaf::Teams);
-        parallel |= kind.has_leaf(Leaf::Parallel);
+        parallels += usize::from(kind.has_leaf(Leaf::Parallel));
         // A `loop` outside `parallel` may bind to threads the program did not count.
         unknown_threads |= kind.has_leaf(Leaf::Loop) && !kind.has_leaf(Leaf::Parallel);
         for c in &d.clauses {
@@ -72,10 +73,13 @@ pub fn launch_at(
     } else {
         Some(Poly::constant(1))
     };
-    let threads = match (parallel, unknown_threads) {
+    // In nested `parallel` regions the thread number is the innermost team's, which the
+    // clauses collected here do not single out.
+    let threads = match (parallels, unknown_threads) {
         (_, true) => None,
-        (true, _) => num_threads.or(thread_limit),
-        (false, false) => Some(Poly::constant(1)),
+        (0, false) => Some(Poly::constant(1)),
+        (1, false) => num_threads.or(thread_limit),
+        _ => None,
     };
     Some(Launch { teams, threads })
 }

@@ -914,8 +914,10 @@ impl Analysis<'_> {
     }
 
     /// The lowest and highest value of the index `r` as written (before its locals are
-    /// replaced by their definitions) from the `if` conditions around the access on the one
-    /// local it uses (`if (i < n) b[i + 1]`: `n`), where the rest of the index does not vary.
+    /// replaced by their definitions) from the `if` conditions around the access on the
+    /// locals it uses (`if (i < n) b[i + 1]`: `n`; `if (r < h && c < w) g[r * w + c]`:
+    /// `h * w - 1`), where the rest of the index does not vary. A side is None unless every
+    /// local has a test on that side.
     fn guard_bounds(&mut self, r: &Record) -> (Option<Poly>, Option<Poly>) {
         let locals: Vec<(String, VarId)> = r
             .index
@@ -928,33 +930,41 @@ impl Analysis<'_> {
                     .then(|| (a.to_string(), v))
             })
             .collect();
-        let [(x, v)] = locals.as_slice() else {
+        if locals.is_empty() {
             return (None, None);
-        };
-        let rest = r.index.subst(x, &Poly::zero());
+        }
+        let mut rest = r.index.clone();
+        for (x, _) in &locals {
+            rest = rest.subst(x, &Poly::zero());
+        }
         if self.culprit(&rest, &r.deps, &[]).is_some() {
             return (None, None);
         }
-        let mut sign = 0;
-        for (key, c) in r.index.terms() {
-            match key.iter().filter(|a| *a == x).count() {
-                0 => {}
-                1 if sign == 0 || sign == c.signum() => sign = c.signum(),
-                _ => return (None, None),
-            }
+        let names: Vec<String> = locals.iter().map(|(x, _)| x.clone()).collect();
+        let (mut lo, mut hi) = (
+            Some(Bound::leaf(r.index.clone())),
+            Some(Bound::leaf(r.index.clone())),
+        );
+        for (x, v) in &locals {
+            let (lows, highs) = self.guards(*v, r.expr);
+            let (first, last) = (Bound::node(true, lows), Bound::node(true, highs));
+            // The end of `x`'s range that gives the lowest (highest) index: `extreme` picks it
+            // by the sign of `x`'s terms, and fails on a missing one.
+            let over = |b: Option<Bound>, want_min: bool| -> Option<Bound> {
+                let none = Bound::Tight(Vec::new());
+                let (f, l) = (
+                    first.as_ref().unwrap_or(&none),
+                    last.as_ref().unwrap_or(&none),
+                );
+                b?.flat_map(&mut |p| extreme(p, x, f, l, want_min, &names))
+            };
+            (lo, hi) = (over(lo, true), over(hi, false));
         }
-        let (lows, highs) = self.guards(*v, r.expr);
         let known = self.module.macros.clone();
-        let at = |bounds: Vec<Bound>, lower: bool| {
-            let b = Bound::node(true, bounds)?;
-            let b = b.flat_map(&mut |p| Some(Bound::leaf(r.index.subst(x, p))))?;
-            b.resolve(lower, &known)
-        };
-        if sign > 0 {
-            (at(lows, true), at(highs, false))
-        } else {
-            (at(highs, true), at(lows, false))
-        }
+        (
+            lo.and_then(|b| b.resolve(true, &known)),
+            hi.and_then(|b| b.resolve(false, &known)),
+        )
     }
 
     /// The section of `idx` by interval arithmetic, for indices that are products of counters
