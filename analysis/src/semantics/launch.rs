@@ -85,7 +85,8 @@ pub fn launch_at(
 }
 
 /// The lowest and highest value of the atom `atom` when it is a team or thread query of
-/// `launch` (`omp_get_team_num()`), or one divided by or taken modulo a positive constant
+/// `launch` (`omp_get_team_num()`, `omp_get_num_threads()`), or one divided by or taken
+/// modulo a positive constant
 /// (`omp_get_thread_num() / BLOCK_SIZE`, `omp_get_thread_num() % 16`); None otherwise or when
 /// the launch does not say.
 pub fn range(atom: &str, launch: &Launch, known: &Values) -> Option<(Poly, Poly)> {
@@ -93,13 +94,17 @@ pub fn range(atom: &str, launch: &Launch, known: &Values) -> Option<(Poly, Poly)
         Some((q, r)) => (q, Some(r)),
         None => (atom, None),
     };
-    let count = match query {
-        "omp_get_team_num()" => launch.teams.as_ref()?,
-        "omp_get_thread_num()" => launch.threads.as_ref()?,
+    // A number runs over 0..count, a count over 1..=count.
+    let (count, first) = match query {
+        "omp_get_team_num()" => (launch.teams.as_ref()?, 0),
+        "omp_get_thread_num()" => (launch.threads.as_ref()?, 0),
+        "omp_get_num_teams()" => (launch.teams.as_ref()?, 1),
+        "omp_get_num_threads()" => (launch.threads.as_ref()?, 1),
         _ => return None,
     };
     let Some(rest) = rest else {
-        return Some((Poly::zero(), count.sub(&Poly::constant(1))));
+        let last = count.sub(&Poly::constant(1 - first));
+        return Some((Poly::constant(first), last));
     };
     let (op, by) = rest.split_once(' ')?;
     let divisor = if let Ok(c) = by.parse::<i64>() {
@@ -116,7 +121,10 @@ pub fn range(atom: &str, launch: &Launch, known: &Values) -> Option<(Poly, Poly)
         // quotient rounded the wrong way would reach past the data.
         "/" => {
             let n = substitute(count, known).as_const().filter(|n| *n > 0)?;
-            Some((Poly::zero(), Poly::constant((n - 1) / c)))
+            Some((
+                Poly::constant(first / c),
+                Poly::constant((n - 1 + first) / c),
+            ))
         }
         _ => None,
     }
@@ -177,7 +185,15 @@ mod tests {
             Some((Poly::zero(), Poly::constant(15)))
         );
         assert_eq!(range("omp_get_thread_num() / n", &l, &v), None);
-        assert_eq!(range("omp_get_num_teams()", &l, &v), None);
+        assert_eq!(
+            range("omp_get_num_teams()", &l, &v),
+            Some((Poly::constant(1), Poly::constant(8)))
+        );
+        assert_eq!(
+            range("omp_get_num_threads() / 16", &l, &v),
+            Some((Poly::zero(), Poly::constant(16)))
+        );
+        assert_eq!(range("omp_get_max_threads()", &l, &v), None);
     }
 
     #[test]
