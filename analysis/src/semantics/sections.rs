@@ -926,8 +926,9 @@ impl Analysis<'_> {
             .filter_map(|a| {
                 let vs = r.deps.get(a)?;
                 let v = *vs.iter().next()?;
-                (vs.len() == 1 && self.module.var(v).name == a && self.defs.contains_key(&v))
-                    .then(|| (a.to_string(), v))
+                // Set once (its initialiser): a test on it holds at the access.
+                let once = matches!(self.defs.get(&v), Some(Some(d)) if d.len() == 1);
+                (vs.len() == 1 && self.module.var(v).name == a && once).then(|| (a.to_string(), v))
             })
             .collect();
         if locals.is_empty() {
