@@ -1698,6 +1698,25 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
     found
 }
 
+/// Whether `bytes` (the byte count of `memset(var, c, bytes)` in `func`) is the whole
+/// allocation `var` holds there: the same product, through the same fixed locals, as the
+/// allocation's length times the element's size (`malloc(size)` and `memset(p, 0, size)`).
+pub fn is_whole_allocation(module: &Module, func: FuncId, var: VarId, bytes: ExprId) -> bool {
+    let Some(len) = allocation_length(module, func, var) else {
+        return false;
+    };
+    let elem = match &module.var(var).ty.referent().kind {
+        TypeKind::Pointer(t) => t.size.and_then(|s| i64::try_from(s).ok()),
+        _ => None,
+    };
+    let Some(elem) = elem.filter(|e| *e > 0) else {
+        return false;
+    };
+    let f = module.function(func);
+    let mut polys = ExprPolys::new(module, f);
+    polys.poly(through_fixed_locals(module, f, bytes)) == Some(len.scale(elem))
+}
+
 /// How an allocation gives its size: bytes as a product of factors (`malloc(n * sizeof(T))`,
 /// `calloc(n, sizeof(T))`), or a count of the pointer's own elements (`new T[n]`).
 enum AllocSize {

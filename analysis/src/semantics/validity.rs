@@ -586,8 +586,11 @@ pub(crate) fn node_events(
                                     Some(i) => s.params.get(*i).copied().unwrap_or_default(),
                                     None => s.this,
                                 };
+                                // `memset(p, 0, bytes)` of all of `p`'s allocation needs
+                                // none of it valid first.
+                                let whole = fills_allocation(module, id, a);
                                 for (dev, r, w) in effect_at(e, on_device) {
-                                    evs.push((object.clone(), dev, r || w, w, None));
+                                    evs.push((object.clone(), dev, r || (w && !whole), w, None));
                                 }
                                 (false, false)
                             }
@@ -621,6 +624,36 @@ pub(crate) fn node_events(
                 .collect()
         })
         .collect()
+}
+
+/// Whether access `a` is the destination of a library fill or copy (`memset`, `memcpy`,
+/// `memmove`: they only write it) whose byte count is the whole allocation the pointer holds.
+fn fills_allocation(module: &Module, id: FuncId, a: &Access) -> bool {
+    let (Root::Var(v), true) = (a.root, a.path.is_empty()) else {
+        return false;
+    };
+    let Some(Escape::CallArg {
+        callee: Some(c),
+        index: Some(0),
+    }) = a.escape
+    else {
+        return false;
+    };
+    if !matches!(
+        module.function(c).name.as_str(),
+        "memset" | "memcpy" | "memmove"
+    ) {
+        return false;
+    }
+    let func = module.function(id);
+    let call = func.exprs.iter().find_map(|e| match &e.kind {
+        crate::ir::ExprKind::Call { args, .. } if args.first() == Some(&a.expr) => Some(args),
+        _ => None,
+    });
+    match call.and_then(|args| args.get(2)) {
+        Some(bytes) => sections::is_whole_allocation(module, id, v, *bytes),
+        None => false,
+    }
 }
 
 /// A callee's effect split into (on_device, read, write) events for a call made on the host or
