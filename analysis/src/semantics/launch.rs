@@ -109,7 +109,7 @@ pub fn range(atom: &str, launch: &Launch, known: &Values) -> Option<(Poly, Poly)
     let (op, by) = rest.split_once(' ')?;
     let divisor = if let Ok(c) = by.parse::<i64>() {
         Poly::constant(c)
-    } else if by.bytes().all(crate::text::scan::is_ident_byte) {
+    } else if is_identifier(by) {
         Poly::atom(by)
     } else {
         return None;
@@ -145,9 +145,7 @@ pub fn macro_uses(f: &Function) -> Values {
             continue;
         };
         let name = text.as_str();
-        let ident = name.bytes().next().is_some_and(|b| !b.is_ascii_digit())
-            && name.bytes().all(crate::text::scan::is_ident_byte);
-        if ident && *out.entry(name.to_string()).or_insert(*v) != *v {
+        if is_identifier(name) && *out.entry(name.to_string()).or_insert(*v) != *v {
             clash.push(name.to_string());
         }
     }
@@ -155,6 +153,10 @@ pub fn macro_uses(f: &Function) -> Values {
         out.remove(&c);
     }
     out
+}
+
+fn is_identifier(text: &str) -> bool {
+    crate::text::scan::identifiers(text).as_slice() == [text]
 }
 
 #[cfg(test)]

@@ -245,6 +245,7 @@ fn analyse_at(
         call_depth: depth,
         callees: HashMap::new(),
         ifs: ifs_of(f),
+        macro_uses: std::cell::OnceCell::new(),
     };
     a.find_while_ivs();
     a.find_local_defs(&inside);
@@ -387,6 +388,8 @@ struct Analysis<'a> {
     /// The function's `if` statements: the span of the branch taken when the condition
     /// holds, and the condition ([`Self::guarded`]).
     ifs: Vec<(Span, ExprId)>,
+    /// The values of the macros the function uses ([`launch::macro_uses`]), read once.
+    macro_uses: std::cell::OnceCell<crate::ir::macros::Values>,
 }
 
 /// The `if` statements of `f` as [`Analysis::ifs`] lists them.
@@ -870,15 +873,19 @@ impl Analysis<'_> {
         let at = self.f.expr(span).span;
         // Macros of the file stay names in a section written in the program's terms; those
         // of headers are numbers there, as the kernels' own uses of them are.
-        let mut known = launch::macro_uses(self.f);
-        let mut values = known.clone();
-        if self.named {
-            values.retain(|k, _| !self.module.macros.contains_key(k));
-        }
+        let headers = self
+            .macro_uses
+            .get_or_init(|| launch::macro_uses(self.f))
+            .clone();
+        let mut known = headers.clone();
         known.extend(self.module.macros.clone());
-        if !self.named {
-            values = known.clone();
-        }
+        let values = if self.named {
+            let mut v = headers;
+            v.retain(|k, _| !self.module.macros.contains_key(k));
+            v
+        } else {
+            known.clone()
+        };
         let Some(l) = launch::launch_at(self.module, self.f, at, &values, &known) else {
             return Some((lo, hi));
         };
@@ -961,10 +968,10 @@ impl Analysis<'_> {
             };
             (lo, hi) = (over(lo, true), over(hi, false));
         }
-        let known = self.module.macros.clone();
+        let known = &self.module.macros;
         (
-            lo.and_then(|b| b.resolve(true, &known)),
-            hi.and_then(|b| b.resolve(false, &known)),
+            lo.and_then(|b| b.resolve(true, known)),
+            hi.and_then(|b| b.resolve(false, known)),
         )
     }
 
@@ -1099,13 +1106,7 @@ impl Analysis<'_> {
         let (mut lows, mut highs) = self.guards(v, at);
         lows.insert(0, first);
         highs.insert(0, last);
-        let node = |mut b: Vec<Bound>| {
-            if b.len() == 1 {
-                b.pop().expect("one bound")
-            } else {
-                Bound::Tight(b)
-            }
-        };
+        let node = |b| Bound::node(true, b).expect("the loop's own bound");
         (node(lows), node(highs))
     }
 
@@ -2049,6 +2050,7 @@ pub fn covered_sections(
         call_depth: MAX_CALL_DEPTH,
         callees: HashMap::new(),
         ifs: ifs_of(f),
+        macro_uses: std::cell::OnceCell::new(),
     };
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()
