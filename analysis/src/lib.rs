@@ -13,6 +13,7 @@ pub mod ide;
 pub mod ir;
 pub mod plan;
 pub mod pragma;
+pub mod project;
 pub mod rewrite;
 pub mod semantics;
 pub mod text;

@@ -32,6 +32,11 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("ir", &["budget", "text", "pragma"]),
     ("frontend", &["budget", "text", "pragma", "ir"]),
     ("semantics", &["budget", "text", "pragma", "ir"]),
+    // Other translation units: parsed (frontend) and summarised (semantics).
+    (
+        "project",
+        &["budget", "text", "pragma", "ir", "frontend", "semantics"],
+    ),
     // The analyses. check composes plan (synthesized fixes) and coalesce (OMP301/302).
     (
         "plan",

@@ -47,6 +47,9 @@ pub struct SourceFile {
     pub text: String,
     #[returns(ref)]
     pub flags: Vec<String>,
+    /// Bumped when other files of the project change (an editor saved one): what `parse`
+    /// read from them (`project::attach`) is read again.
+    pub project: u64,
 }
 
 /// One component of a file, named by its first function.
@@ -138,6 +141,8 @@ impl Database {
 #[salsa::tracked(returns(ref))]
 pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
     let path = std::path::Path::new(file.path(db));
+    // (Read for the dependency: a new revision of the project's other files parses again.)
+    let _ = file.project(db);
     let lowered = match db.tu_cache() {
         Some(cache) => {
             crate::frontend::lower_file_cached(cache, path, file.text(db), file.flags(db))
@@ -145,10 +150,16 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
         None => crate::frontend::lower_file(path, Some(file.text(db)), file.flags(db)),
     };
     match lowered {
-        Ok(m) => Parsed {
-            module: Some(Arc::new(m)),
-            error: None,
-        },
+        Ok(mut m) => {
+            // What the project's other files do for the functions they define (read from
+            // disk here, outside salsa's view: a change there shows at this file's next
+            // parse).
+            crate::project::attach(&mut m);
+            Parsed {
+                module: Some(Arc::new(m)),
+                error: None,
+            }
+        }
         Err(e) => Parsed {
             module: None,
             error: Some(e.to_string()),

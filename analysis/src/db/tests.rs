@@ -29,7 +29,7 @@ void shift(double *c, int n) {
 "#;
 
 fn new_file(db: &Database, text: &str) -> SourceFile {
-    SourceFile::new(db, "piece_test.c".into(), text.into(), vec![])
+    SourceFile::new(db, "piece_test.c".into(), text.into(), vec![], 0)
 }
 
 fn codes_and_lines(db: &Database, file: SourceFile) -> Vec<(u32, &'static str, String)> {
@@ -179,7 +179,7 @@ fn pieces_agree_with_the_whole_file_check() {
         let text = std::fs::read_to_string(&path).unwrap();
         let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
         let whole = check::check(&module, &text);
-        let file = SourceFile::new(&db, path.display().to_string(), text, flags);
+        let file = SourceFile::new(&db, path.display().to_string(), text, flags, 0);
         let pieces = file_findings(&db, file);
         assert_eq!(
             *pieces,
@@ -280,7 +280,7 @@ fn pieces_views_and_plans_agree_with_the_whole_file() {
     for (path, flags) in corpus() {
         let text = std::fs::read_to_string(&path).unwrap();
         let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
-        let file = SourceFile::new(&db, path.display().to_string(), text.clone(), flags);
+        let file = SourceFile::new(&db, path.display().to_string(), text.clone(), flags, 0);
         let name = path.display();
 
         let whole = crate::view::view(&module, &crate::check::env::interpret(&module, &text));
@@ -463,7 +463,7 @@ int main(void) {
     let path = dir.path().join("main.c");
     std::fs::write(&path, text).unwrap();
     let db = Database::default();
-    let file = SourceFile::new(&db, path.display().to_string(), text.into(), vec![]);
+    let file = SourceFile::new(&db, path.display().to_string(), text.into(), vec![], 0);
     let module = parse(&db, file).module.clone().expect("parses");
     assert!(checked_whole(&module), "bump's body comes from acc.h");
     let findings = file_findings(&db, file);

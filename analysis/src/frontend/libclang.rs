@@ -532,6 +532,14 @@ impl<'tu> Cursor<'tu> {
         Type::new(unsafe { clang_getCursorType(self.raw) })
     }
 
+    /// Whether the declaration is visible only in its translation unit (`static`, an
+    /// anonymous namespace).
+    pub fn has_internal_linkage(self) -> bool {
+        // SAFETY: see `is_null`.
+        let l = unsafe { clang_getCursorLinkage(self.raw) };
+        l == CXLinkage_Internal || l == CXLinkage_NoLinkage
+    }
+
     /// The declaration a reference or call refers to.
     pub fn referenced(self) -> Option<Cursor<'tu>> {
         // SAFETY: see `is_null`.

@@ -307,6 +307,9 @@ impl<'a> Lowerer<'a> {
             origin: None,
             maps_own_data: false,
             header_kernels: false,
+            member_stores: Vec::new(),
+            internal_linkage: c.has_internal_linkage(),
+            external: None,
         });
         // Parameters of the first declaration seen; a definition replaces them. (libclang
         // numbers no arguments for a function template: its parameters are its children.
@@ -414,7 +417,12 @@ impl<'a> Lowerer<'a> {
                 ));
             }
         }
+        let member_stores = member_inits(&children, &params, &self.module)
+            .into_iter()
+            .chain(member_assignments(&params, &self.module, &bodies.exprs))
+            .collect();
         let f = &mut self.module.functions[id];
+        f.member_stores = member_stores;
         f.params = params;
         f.has_body = true;
         f.in_main_file = !self.foreign;
@@ -1849,4 +1857,84 @@ fn lower_type(t: lc::Type<'_>, depth: usize) -> Type {
         size,
         is_const,
     }
+}
+
+/// A constructor's member initialisers that store a pointer parameter (`buf(b)`), as
+/// (parameter index, member). libclang lists each initialiser as a `MemberRef` followed by
+/// its expression among the constructor's children.
+fn member_inits(
+    children: &[Cursor<'_>],
+    params: &[VarId],
+    module: &Module,
+) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let parms: Vec<Cursor<'_>> = children
+        .iter()
+        .filter(|k| k.kind() == CXCursor_ParmDecl)
+        .copied()
+        .collect();
+    for w in children.windows(2) {
+        if w[0].kind() != CXCursor_MemberRef || !lc::is_expression(w[1].kind()) {
+            continue;
+        }
+        let mut e = w[1];
+        while matches!(e.kind(), CXCursor_UnexposedExpr | CXCursor_ParenExpr) {
+            match e.children().as_slice() {
+                [only] => e = *only,
+                _ => break,
+            }
+        }
+        if e.kind() != CXCursor_DeclRefExpr {
+            continue;
+        }
+        let Some(k) = e
+            .referenced()
+            .and_then(|r| parms.iter().position(|p| *p == r))
+        else {
+            continue;
+        };
+        if params
+            .get(k)
+            .is_some_and(|v| module.vars[*v].ty.is_pointer())
+        {
+            out.push((k, w[0].spelling()));
+        }
+    }
+    out
+}
+
+/// Assignments of a pointer parameter to a member of the object in a body (`buf = b;`,
+/// `this->buf = b;`), as (parameter index, member).
+fn member_assignments(
+    params: &[VarId],
+    module: &Module,
+    exprs: &IndexVec<ExprId, Expr>,
+) -> Vec<(usize, String)> {
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(inner) = &exprs[e].kind {
+            e = *inner;
+        }
+        e
+    };
+    let mut out = Vec::new();
+    for e in exprs.iter() {
+        let ExprKind::Assign(None, lhs, rhs) = &e.kind else {
+            continue;
+        };
+        let ExprKind::Member { base, field, .. } = &exprs[strip(*lhs)].kind else {
+            continue;
+        };
+        if base.is_some_and(|b| !matches!(exprs[strip(b)].kind, ExprKind::This)) {
+            continue;
+        }
+        let ExprKind::Var(v) = exprs[strip(*rhs)].kind else {
+            continue;
+        };
+        if let Some(k) = params.iter().position(|p| *p == v) {
+            if module.vars[v].ty.is_pointer() && !out.contains(&(k, field.clone())) {
+                out.push((k, field.clone()));
+            }
+        }
+    }
+    out
 }

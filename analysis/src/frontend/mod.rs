@@ -55,6 +55,18 @@ pub fn libclang_version() -> Result<String, FrontendError> {
     Ok(libclang::version())
 }
 
+/// Extensions of the C and C++ sources `omplens check` finds in a directory.
+pub const SOURCE_EXTENSIONS: &[&str] = &["c", "cc", "cpp", "cxx"];
+/// Extensions of C and C++ headers.
+const HEADER_EXTENSIONS: &[&str] = &["h", "hh", "hpp", "hxx", "inc"];
+
+/// Whether `path` names a C or C++ source or header (by its extension).
+pub fn is_c_family_source(path: &Path) -> bool {
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e) || HEADER_EXTENSIONS.contains(&e))
+}
+
 /// Lowers `path` (or `contents`, an unsaved buffer for it) compiled with `args`.
 pub fn lower_file(
     path: &Path,

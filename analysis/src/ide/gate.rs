@@ -247,9 +247,9 @@ fn judge(
 }
 
 /// The variable a problem at `offset` of `text` is about, in the function whose body holds
-/// it: (the function's qualified name, the name). The identifier at `offset` when it names
-/// one, else the first name in backquotes in `message` that does (a finding placed on its
-/// directive names its data so).
+/// it: (the function's qualified name, the name). The first name in backquotes in `message`
+/// that is a variable there (a finding names its data so, also one placed on a directive or
+/// on a call through an object: `s.put(x)` writing `buf`), else the identifier at `offset`.
 fn subject_at(module: &Module, text: &str, offset: u32, message: &str) -> Option<(String, String)> {
     let (id, f) = module.functions.iter_enumerated().find(|(_, f)| {
         f.in_main_file && f.span.is_some_and(|s| s.start <= offset && offset < s.end)
@@ -275,8 +275,8 @@ fn subject_at(module: &Module, text: &str, offset: u32, message: &str) -> Option
         .skip(1)
         .step_by(2)
         .filter(|q| first(q) == Some(*q));
-    at.into_iter()
-        .chain(quoted)
+    quoted
+        .chain(at)
         .find(|n| known(n))
         .map(|n| (f.qualified_name.clone(), n.to_string()))
 }

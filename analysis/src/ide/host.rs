@@ -24,6 +24,9 @@ enum FileChange {
 #[derive(Clone, Debug, Default)]
 pub struct Change {
     files: Vec<(PathBuf, FileChange)>,
+    /// Files of the project outside the host changed (saved by an editor): what each file
+    /// read of them (`project::attach`) is read again.
+    project_changed: bool,
 }
 
 impl Change {
@@ -42,8 +45,13 @@ impl Change {
         self.files.push((path.into(), FileChange::Remove));
     }
 
+    /// Other files of the project changed on disk.
+    pub fn project_changed(&mut self) {
+        self.project_changed = true;
+    }
+
     pub fn is_empty(&self) -> bool {
-        self.files.is_empty()
+        self.files.is_empty() && !self.project_changed
     }
 }
 
@@ -54,6 +62,8 @@ pub struct AnalysisHost {
     files: Arc<HashMap<PathBuf, SourceFile>>,
     removed: usize,
     tu_cache: Option<usize>,
+    /// The revision of the project's files outside the host (see [`Change::project_changed`]).
+    project: u64,
 }
 
 impl Default for AnalysisHost {
@@ -70,6 +80,7 @@ impl AnalysisHost {
             files: Arc::default(),
             removed: 0,
             tu_cache: None,
+            project: 0,
         }
     }
 
@@ -81,6 +92,7 @@ impl AnalysisHost {
             files: Arc::default(),
             removed: 0,
             tu_cache: Some(capacity),
+            project: 0,
         }
     }
 
@@ -112,6 +124,12 @@ impl AnalysisHost {
         if removed_any && self.removed >= RESET_AFTER_REMOVED {
             self.rebuild();
         }
+        if change.project_changed {
+            self.project += 1;
+            for f in self.files.values() {
+                f.set_project(&mut self.db).to(self.project);
+            }
+        }
     }
 
     fn set(&mut self, path: PathBuf, text: String, flags: Vec<String>) {
@@ -124,7 +142,13 @@ impl AnalysisHost {
             }
             return;
         }
-        let f = SourceFile::new(&self.db, path.display().to_string(), text, flags);
+        let f = SourceFile::new(
+            &self.db,
+            path.display().to_string(),
+            text,
+            flags,
+            self.project,
+        );
         Arc::make_mut(&mut self.files).insert(path, f);
     }
 
@@ -153,6 +177,7 @@ impl AnalysisHost {
             Some(n) => AnalysisHost::with_tu_cache(n),
             None => AnalysisHost::new(),
         };
+        fresh.project = self.project;
         for (p, t, fl) in open {
             fresh.set(p, t, fl);
         }

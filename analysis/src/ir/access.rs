@@ -304,7 +304,19 @@ impl Collector<'_> {
         let target = match callee {
             Callee::Direct(f) => Some(*f),
             Callee::Indirect(e) => {
-                self.visit_depth(*e, AccessKind::Read, None, d);
+                // A call of a member that depends on a template parameter (`obj.push(x)` on
+                // a dependent `obj`) has its object in the callee expression: a receiver the
+                // unknown method may write.
+                match &self.func.expr(*e).kind {
+                    ExprKind::Member { base: Some(b), .. } if receiver.is_none() => {
+                        let esc = Escape::CallArg {
+                            callee: None,
+                            index: None,
+                        };
+                        self.visit_depth(*b, AccessKind::Unknown, Some(esc), d);
+                    }
+                    _ => self.visit_depth(*e, AccessKind::Read, None, d),
+                }
                 None
             }
             Callee::Named(_) => None,

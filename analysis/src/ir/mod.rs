@@ -7,6 +7,7 @@
 pub mod access;
 pub mod cfg;
 pub mod device;
+pub mod effect;
 pub mod index_vec;
 pub mod macros;
 pub(crate) mod print;
@@ -187,6 +188,15 @@ pub struct Function {
     /// `origin`): it launches kernels that a map of this file must cover unless
     /// `maps_own_data`.
     pub header_kernels: bool,
+    /// Pointer parameters whose value the function stores into a member of its object, as
+    /// (parameter index, member): a constructor's `buf(b)`, a `this->buf = b` in its body.
+    /// The object's later accesses through that member reach the argument's data.
+    pub member_stores: Vec<(usize, String)>,
+    /// Declared `static` (or in an anonymous namespace): no other translation unit calls it.
+    pub internal_linkage: bool,
+    /// For a function with no body here: what its definition in another translation unit of
+    /// the project does (`project::attach`), when omplens read it there.
+    pub external: Option<std::sync::Arc<effect::ExternalSummary>>,
 }
 
 /// Positions in a project header whose body omplens lowers with its directives are shifted
@@ -222,7 +232,7 @@ impl Function {
     pub fn unseen(&self) -> bool {
         self.offloads_unseen
             || self.not_analysed.is_some()
-            || (!self.has_body && !self.in_system_header)
+            || (!self.has_body && !self.in_system_header && self.external.is_none())
     }
     /// `e` without the casts around it (`(double *)p` is `p`).
     pub fn strip_casts(&self, mut e: ExprId) -> ExprId {

@@ -134,6 +134,10 @@ fn render_function(m: &Module, id: FuncId, f: &Function, g: &Cfg, out: &mut Stri
     for v in &f.params {
         let _ = writeln!(out, "  param {}", var_line(m, m.var(*v)));
     }
+    for (k, member) in &f.member_stores {
+        let name = f.params.get(*k).map_or("?", |p| m.var(*p).name.as_str());
+        let _ = writeln!(out, "  stores param {name} into member {member}");
+    }
     for v in locals {
         let _ = writeln!(out, "  local {}", var_line(m, v));
     }

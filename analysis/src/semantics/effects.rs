@@ -14,104 +14,7 @@ use crate::ir::cfg::{self, Exec};
 use crate::ir::{device, ExprKind, FuncId, Function, IndexVec, Module, Storage, TypeKind, VarId};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
-/// Reads and writes, split by where they run relative to the function.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct Effect {
-    pub here_read: bool,
-    pub here_write: bool,
-    pub kernel_read: bool,
-    pub kernel_write: bool,
-    /// Part of the effect is a guess: the data reaches a call omplens cannot see into (a
-    /// function without a body here, a call that depends on a template parameter).
-    pub opaque: bool,
-}
-
-impl Effect {
-    pub fn is_empty(&self) -> bool {
-        *self == Effect::default()
-    }
-
-    /// Adds `other` to `self`; true if anything new was added.
-    pub fn merge(&mut self, other: Effect) -> bool {
-        let before = *self;
-        self.here_read |= other.here_read;
-        self.here_write |= other.here_write;
-        self.kernel_read |= other.kernel_read;
-        self.kernel_write |= other.kernel_write;
-        self.opaque |= other.opaque;
-        *self != before
-    }
-
-    fn access(kind: AccessKind, in_kernel: bool) -> Effect {
-        let (r, w) = (kind.reads(), kind.writes());
-        if in_kernel {
-            Effect {
-                kernel_read: r,
-                kernel_write: w,
-                ..Effect::default()
-            }
-        } else {
-            Effect {
-                here_read: r,
-                here_write: w,
-                ..Effect::default()
-            }
-        }
-    }
-
-    /// The callee's effect seen from a call site that is itself inside a kernel (`in_kernel`)
-    /// or not: everything the callee does runs on the device when it is called from a kernel.
-    pub fn at_call_site(self, in_kernel: bool) -> Effect {
-        if in_kernel {
-            Effect {
-                kernel_read: self.here_read || self.kernel_read,
-                kernel_write: self.here_write || self.kernel_write,
-                opaque: self.opaque,
-                ..Effect::default()
-            }
-        } else {
-            self
-        }
-    }
-
-    /// Absolute effect for a function that runs in `exec`.
-    pub fn spaces(self, exec: Exec) -> SpaceEffect {
-        SpaceEffect {
-            host_read: self.here_read && exec.on_host(),
-            host_write: self.here_write && exec.on_host(),
-            device_read: self.kernel_read || (self.here_read && exec.on_device()),
-            device_write: self.kernel_write || (self.here_write && exec.on_device()),
-        }
-    }
-}
-
-/// Reads and writes by memory space.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub struct SpaceEffect {
-    pub host_read: bool,
-    pub host_write: bool,
-    pub device_read: bool,
-    pub device_write: bool,
-}
-
-impl std::fmt::Display for SpaceEffect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let part = |r: bool, w: bool| match (r, w) {
-            (true, true) => Some("read-write"),
-            (true, false) => Some("read"),
-            (false, true) => Some("write"),
-            (false, false) => None,
-        };
-        let mut parts = Vec::new();
-        if let Some(p) = part(self.host_read, self.host_write) {
-            parts.push(format!("host {p}"));
-        }
-        if let Some(p) = part(self.device_read, self.device_write) {
-            parts.push(format!("device {p}"));
-        }
-        write!(f, "{}", parts.join(", "))
-    }
-}
+pub use crate::ir::effect::{Effect, SpaceEffect};
 
 /// What one function does to data visible outside it.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -167,6 +70,8 @@ pub fn summarize_with(
                     params: vec![Effect::default(); f.params.len()],
                     ..Summary::default()
                 }
+            } else if let Some(x) = &f.external {
+                external_summary(module, f, x)
             } else {
                 prototype_summary(module, f)
             }
@@ -336,6 +241,100 @@ pub fn library_template_arg(f: &Function, i: usize) -> Option<Effect> {
         here_write: write,
         ..Effect::default()
     })
+}
+
+/// The summary of a function defined in another translation unit, read there: its globals
+/// are this module's globals of the same names (one it does not declare is not visible here).
+fn external_summary(
+    module: &Module,
+    f: &Function,
+    x: &crate::ir::effect::ExternalSummary,
+) -> Summary {
+    let mut params = x.params.clone();
+    params.resize(f.params.len(), Effect::default());
+    let globals = module
+        .vars
+        .iter_enumerated()
+        .filter(|(_, v)| v.storage == Storage::Global)
+        .filter_map(|(id, v)| Some((id, *x.globals.get(&v.name)?)))
+        .collect();
+    Summary {
+        globals,
+        params,
+        this: x.this,
+        members: x.members.clone(),
+    }
+}
+
+/// What `module`'s functions with external linkage do, for other translation units of the
+/// project (`project`): each with a body in the main file, by qualified name and number of
+/// parameters, unless it holds or calls OpenMP directives that map or launch anything (its
+/// own mappings are not carried across files, so such a call stays unseen).
+pub fn exported(
+    module: &Module,
+    sums: &IndexVec<FuncId, Summary>,
+) -> Vec<(String, usize, crate::ir::effect::ExternalSummary)> {
+    let offloads = offloading_functions(module);
+    module
+        .functions
+        .iter_enumerated()
+        .filter(|(id, f)| {
+            f.has_body
+                && f.in_main_file
+                && !f.internal_linkage
+                && !f.is_template
+                && f.not_analysed.is_none()
+                && !offloads.contains(id)
+        })
+        .map(|(id, f)| {
+            let s = &sums[id];
+            let globals = s
+                .globals
+                .iter()
+                .filter(|(v, _)| module.var(**v).storage == Storage::Global)
+                .map(|(v, e)| (module.var(*v).name.clone(), *e))
+                .collect();
+            let summary = crate::ir::effect::ExternalSummary {
+                file: module.path.clone(),
+                params: s.params.clone(),
+                this: s.this,
+                members: s.members.clone(),
+                globals,
+            };
+            (f.qualified_name.clone(), f.params.len(), summary)
+        })
+        .collect()
+}
+
+/// Functions that hold an OpenMP directive that maps data or launches kernels, or call one
+/// (directly or not), or call a function omplens cannot see.
+fn offloading_functions(module: &Module) -> HashSet<FuncId> {
+    let mut out: HashSet<FuncId> = module
+        .directives
+        .iter()
+        .filter(|d| d.directive.kind.is_offload_kernel() || d.directive.kind.is_data_mapping())
+        .filter_map(|d| d.function)
+        .collect();
+    out.extend(
+        module
+            .functions
+            .iter_enumerated()
+            .filter(|(_, f)| f.offloads_unseen || f.header_kernels)
+            .map(|(id, _)| id),
+    );
+    let sites = device::call_sites(module);
+    loop {
+        let before = out.len();
+        for s in &sites {
+            if out.contains(&s.callee) {
+                out.insert(s.caller);
+            }
+        }
+        if out.len() == before {
+            break;
+        }
+    }
+    out
 }
 
 fn prototype_summary(module: &Module, f: &Function) -> Summary {
@@ -936,6 +935,76 @@ pub fn is_library_query(module: &Module, a: &Access) -> bool {
         }
         _ => false,
     }
+}
+
+/// Local objects that hold a pointer this function passed to their constructor or setter
+/// (`Ring r(out, t);` with `Ring(double *b, int) : buf(b)`, or `r.attach(out)`).
+#[derive(Default)]
+pub struct MemberTargets {
+    /// Per member, the variable whose data it points to: a call on such an object that
+    /// accesses the member's data accesses the variable's. A member stored from two
+    /// different variables is absent, and so is every member in a method (where `this`'s
+    /// own member shares the name).
+    pub members: HashMap<String, VarId>,
+    /// Per local object, the variables whose data its members point to: a callee that
+    /// receives the object may reach that data.
+    pub holders: HashMap<VarId, Vec<VarId>>,
+}
+
+/// The [`MemberTargets`] of `func`.
+pub fn member_targets(module: &Module, func: &Function) -> MemberTargets {
+    let mut out = MemberTargets::default();
+    if func.is_method {
+        return out;
+    }
+    let var_of = |e: crate::ir::ExprId| match func.expr(func.strip_casts(e)).kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    // The object each constructor call initialises.
+    let mut constructed: HashMap<crate::ir::ExprId, VarId> = HashMap::new();
+    for st in func.stmts.iter() {
+        if let crate::ir::StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let Some(e) = init {
+                    constructed.insert(func.strip_casts(*e), *v);
+                }
+            }
+        }
+    }
+    let mut found: HashMap<String, Option<VarId>> = HashMap::new();
+    for (id, e) in func.exprs.iter_enumerated() {
+        let ExprKind::Call {
+            callee: crate::ir::Callee::Direct(f),
+            args,
+            receiver,
+        } = &e.kind
+        else {
+            continue;
+        };
+        let holder = match receiver {
+            Some(r) => var_of(*r),
+            None => constructed.get(&id).copied(),
+        };
+        for (k, member) in &module.function(*f).member_stores {
+            let var = args.get(*k).and_then(|a| var_of(*a));
+            let slot = found.entry(member.clone()).or_insert(var);
+            if *slot != var {
+                *slot = None;
+            }
+            if let (Some(h), Some(v)) = (holder, var) {
+                let held = out.holders.entry(h).or_default();
+                if !held.contains(&v) {
+                    held.push(v);
+                }
+            }
+        }
+    }
+    out.members = found
+        .into_iter()
+        .filter_map(|(m, v)| Some((m, v?)))
+        .collect();
+    out
 }
 
 /// What a local pointer alias points into.

@@ -76,6 +76,7 @@ pub fn file_flags(
 ) -> Result<Vec<String>> {
     let flags =
         flags::flags_for(file, database_dir, extra).context("reading the compilation database")?;
+    omplens_analysis::project::set_database_dir(database_dir);
     if let Some(note) = flags::dropped_note(&flags.dropped) {
         eprintln!("{note}");
     }

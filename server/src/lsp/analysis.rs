@@ -259,6 +259,17 @@ fn current_findings(
 /// Drops what the host keeps for a closed file (its text and translation unit at once, the
 /// results derived from it when the host next rebuilds). A running analysis of the file is
 /// cancelled.
+/// A file of the project changed on disk (the editor saved it): the open files read what
+/// the project's other files do again (`omplens_analysis::project`).
+pub fn project_changed() {
+    let mut guard = lock_host();
+    if let Some(host) = guard.as_mut() {
+        let mut change = Change::new();
+        change.project_changed();
+        host.apply_change(change);
+    }
+}
+
 pub fn forget(path: &Path) {
     let mut guard = lock_host();
     if let Some(host) = guard.as_mut() {
@@ -292,6 +303,7 @@ pub fn analyse(
             panic!("test hook: the analysis panics on {marker:?}");
         }
     }
+    omplens_analysis::project::set_database_dir(settings.compile_commands_dir.as_deref());
     let flags = flags::flags_for(
         path,
         settings.compile_commands_dir.as_deref(),

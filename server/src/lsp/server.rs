@@ -87,6 +87,8 @@ fn capabilities() -> ServerCapabilities {
             TextDocumentSyncOptions {
                 open_close: Some(true),
                 change: Some(TextDocumentSyncKind::INCREMENTAL),
+                // A saved file may define functions the open files call.
+                save: Some(TextDocumentSyncSaveOptions::Supported(true)),
                 ..TextDocumentSyncOptions::default()
             },
         )),
@@ -212,6 +214,22 @@ impl LanguageServer for Backend {
             }
             Change::Unknown => {}
         }
+    }
+
+    async fn did_save(&self, params: DidSaveTextDocumentParams) {
+        // What the open files know of the functions the saved file defines (read through
+        // the compile database) is read again; their diagnostics follow.
+        let Some(path) = super::state::file_path(&params.text_document.uri) else {
+            return;
+        };
+        if !omplens_analysis::frontend::is_c_family_source(&path) {
+            return;
+        }
+        let st = self.st.clone();
+        tokio::spawn(async move {
+            let _ = tokio::task::spawn_blocking(super::analysis::project_changed).await;
+            st.reanalyse_all("a file of the project was saved").await
+        });
     }
 
     async fn did_close(&self, params: DidCloseTextDocumentParams) {

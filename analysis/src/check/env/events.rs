@@ -138,6 +138,12 @@ pub(super) struct FnInterp<'a> {
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
     clause_vars: BTreeSet<crate::ir::VarId>,
+    /// Objects read on the host while their host copy may be stale, on any path (collected
+    /// while solving, for [`FnInterp::transfer_stale_host`]).
+    stale_reads: Option<BTreeSet<usize>>,
+    /// Members of local objects that hold a pointer to a variable's data (see
+    /// [`crate::semantics::effects::member_targets`]).
+    member_targets: crate::semantics::effects::MemberTargets,
 }
 
 const UNRESOLVED: &str =
@@ -196,6 +202,8 @@ impl<'a> FnInterp<'a> {
             container_view_sources: Default::default(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
+            stale_reads: None,
+            member_targets: crate::semantics::effects::member_targets(module, func),
         };
         (f.member_aliases, f.member_alias_sources) =
             crate::semantics::effects::member_alias_sets(module, func);
@@ -280,7 +288,7 @@ impl<'a> FnInterp<'a> {
             format!("omplens does not analyse `{name}`")
         } else if f.offloads_unseen {
             format!("`{name}` has OpenMP directives in a header, which omplens does not analyse")
-        } else if !f.has_body && !f.in_system_header {
+        } else if !f.has_body && !f.in_system_header && f.external.is_none() {
             format!("`{name}` has no body in this file")
         } else if effect.opaque {
             format!("`{name}` passes it on to a call omplens cannot see into")
@@ -359,7 +367,20 @@ impl<'a> FnInterp<'a> {
                 .map(|(m, e)| (m.clone(), *e))
                 .collect();
             for (m, e) in members {
-                let obj = self.track(&Object::Member(m.clone()));
+                // A member that holds a pointer to one of this function's variables: the
+                // callee's accesses through it are that variable's data's.
+                let target =
+                    self.member_targets
+                        .members
+                        .get(&m)
+                        .map(|v| match self.aliases.roots.get(v) {
+                            Some(r) if r.len() == 1 => r[0],
+                            _ => *v,
+                        });
+                let obj = match target {
+                    Some(v) => self.track(&Object::Var(v)),
+                    None => self.track(&Object::Member(m.clone())),
+                };
                 evs.push(Event::Call {
                     obj,
                     callee,
@@ -433,6 +454,15 @@ impl<'a> FnInterp<'a> {
                     .collect(),
                 None => self.object_of(a).into_iter().map(|o| (o, false)).collect(),
             };
+            // An object holding pointers to variables' data (`Ring r(out, t)`) passed to a
+            // callee: the callee may reach that data through it (a weak update of each).
+            if let (Root::Var(v), Some(Escape::CallArg { index: Some(_), .. })) =
+                (a.root, &a.escape)
+            {
+                if let Some(held) = self.member_targets.holders.get(&v) {
+                    objects.extend(held.iter().map(|t| (Object::Var(*t), true)));
+                }
+            }
             // The host's access to data a clause also maps under another name may be an
             // access to that copy too (a weak update of each view). Calls are left to the
             // callee's context, which follows the argument's own object.
@@ -801,6 +831,31 @@ impl<'a> FnInterp<'a> {
             }
         }
         self.exit_states(true)
+    }
+
+    /// What the function does to every global and pointer parameter's data mapped at its
+    /// entry with the device's copy valid and the host's stale (a caller's kernel wrote it):
+    /// whether the host copy may be read before the function refreshes it (`target update
+    /// from`), and the state at the exit.
+    pub(super) fn transfer_stale_host(&mut self) -> BTreeMap<Object, (bool, ObjState)> {
+        for i in 0..self.objects.len() {
+            if self.visible(i) {
+                let s = &mut self.entry[i];
+                s.counts = Counts::SOME;
+                s.host = STALE;
+                s.dev = VALID;
+            }
+        }
+        self.stale_reads = Some(BTreeSet::new());
+        let exits = self.exit_states(true);
+        let read = self.stale_reads.take().unwrap_or_default();
+        exits
+            .into_iter()
+            .map(|(o, s)| {
+                let i = self.index[&o];
+                (o, (read.contains(&i), s))
+            })
+            .collect()
     }
 
     /// A global, or a pointer parameter's data: what callers see of the function.
@@ -1310,9 +1365,29 @@ impl<'a> FnInterp<'a> {
                 // A library function (its body is not analysed, its prototype is known) reads
                 // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
                 // Same for a function of a project header: it is not reported on itself.
-                let library =
-                    (!f.has_body && f.in_system_header) || (f.has_body && !f.in_main_file);
+                // (A function of another file of the project, known by its summary there,
+                // is reported at the call too.)
+                let library = (!f.has_body && (f.in_system_header || f.external.is_some()))
+                    || (f.has_body && !f.in_main_file);
+                // A project header's body that copies the data back (`target update from`)
+                // before it reads it on the host reads valid data, and leaves the host's copy
+                // as valid as its own exit says.
+                let refreshed_by_callee = callee_object
+                    .as_ref()
+                    .filter(|_| library && f.has_body && st[*obj].counts.must_be_present())
+                    .filter(|_| st[*obj].dev == VALID)
+                    .and_then(|co| self.exits.stale_host.get(callee)?.get(co))
+                    .filter(|(reads_stale, _)| !reads_stale)
+                    .map(|(_, exit)| exit.host);
+                if refreshed_by_callee.is_some() {
+                    hr = false;
+                }
                 self.host_access(st, *obj, hr, hw, *span, stmt, library);
+                if refreshed_by_callee == Some(VALID) {
+                    let s = &mut st[*obj];
+                    s.host = VALID;
+                    s.host_why = None;
+                }
                 // Data not mapped at the call: the callee's own interpretation says what it
                 // leaves (mapped, copied back, dropped without a copy back).
                 let transfer = callee_object
@@ -1549,6 +1624,11 @@ impl<'a> FnInterp<'a> {
             _ => None,
         };
         let s = &mut st[obj];
+        if read && s.host & STALE != 0 {
+            if let Some(r) = &mut self.stale_reads {
+                r.insert(obj);
+            }
+        }
         if read && s.host & STALE != 0 && partial != Some(Some(true)) {
             let why = s.host_why.clone();
             let certain = s.host == STALE || partial == Some(Some(false));

@@ -36,6 +36,11 @@ pub struct Exits {
     /// every path means its own `enter data`/`exit data` balance (one of each on every path,
     /// an `exit data` before each `return`).
     pub once: Transfers,
+    /// For a body of a project header (which is not reported on itself, its reads are
+    /// reported at the call): per object, whether it may read the host copy before
+    /// refreshing it when called with the host copy stale, and what it leaves
+    /// ([`events::FnInterp::transfer_stale_host`]).
+    pub stale_host: HashMap<FuncId, BTreeMap<Object, (bool, ObjState)>>,
 }
 
 /// Identifies one copy: function, block, node, item, direction.
@@ -322,9 +327,13 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
             new().transfer_present(),
             new().transfer_once(),
         );
+        let r = (!module.function(id).in_main_file).then(|| new().transfer_stale_host());
         exits.unmapped.insert(id, t);
         exits.mapped.insert(id, p);
         exits.once.insert(id, o);
+        if let Some(r) = r {
+            exits.stale_host.insert(id, r);
+        }
     }
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 /// Extensions of the C and C++ sources found in directories.
-const SOURCE_EXTENSIONS: &[&str] = &["c", "cc", "cpp", "cxx"];
+use omplens_analysis::frontend::SOURCE_EXTENSIONS;
 
 /// The files to check, sorted by path, each once. Errors when a named path does not exist.
 pub fn collect(args: &CheckArgs) -> Result<Vec<PathBuf>> {

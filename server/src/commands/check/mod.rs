@@ -102,6 +102,7 @@ type FileArgs = Result<Vec<String>, String>;
 /// number left out.
 fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileArgs>, usize) {
     let resolver = flags::Resolver::new(args.build_dir.as_deref());
+    omplens_analysis::project::set_database_dir(args.build_dir.as_deref());
     let mut files = Vec::with_capacity(listed.len());
     let mut file_args = Vec::with_capacity(listed.len());
     let mut dropped = Vec::new();

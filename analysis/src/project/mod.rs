@@ -1,0 +1,203 @@
+//! The other translation units of the project: what a function with no body in this file
+//! does, read from the file of the compile database that defines it (issue 15, "the whole
+//! program").
+//!
+//! For a file whose functions call a project function without a body here, the files of the
+//! same compile database in the file's directory (and below it) that mention the function's
+//! name are parsed with their own flags, and the effect summaries of their functions with
+//! external linkage are attached to the matching declarations here (by qualified name and
+//! number of parameters; a name two files define is left alone). A function that maps data
+//! or launches kernels (or calls one that does) is not exported: its mappings are not
+//! carried across files, so its calls stay unseen, as before.
+//!
+//! Summaries are cached on disk per defining file, keyed by the file's text, the texts of the
+//! headers it includes with quotes (found beside it), its flags and omplens's version:
+//! `$OMPLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/omplens`, else `~/.cache/omplens`. An
+//! unreadable or stale entry is recomputed; a cache that cannot be written is skipped.
+
+mod cache;
+
+use crate::frontend::flags::{self, Resolver};
+use crate::ir::effect::ExternalSummary;
+use crate::ir::Module;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, RwLock};
+
+/// A function another file exports: (qualified name, number of parameters).
+type Key = (String, usize);
+
+/// Files of one directory tree scanned for a definition, at most.
+const MAX_CANDIDATES: usize = 256;
+/// A candidate file larger than this is not read (generated sources).
+const MAX_FILE_BYTES: u64 = 4 << 20;
+
+/// The compile database given on the command line (`-p DIR`) or by the editor's
+/// configuration; without one, the database is searched upwards from each file.
+static DATABASE_DIR: RwLock<Option<PathBuf>> = RwLock::new(None);
+
+/// Sets (or clears) the directory of the compile database that names the project's files.
+pub fn set_database_dir(dir: Option<&Path>) {
+    if let Ok(mut d) = DATABASE_DIR.write() {
+        *d = dir.map(Path::to_path_buf);
+    }
+}
+
+/// Summaries read in this process, per defining file and key (`cache::key`).
+type Memory = Mutex<HashMap<(PathBuf, u64), Arc<Exports>>>;
+
+/// Summaries read in this process: parsing a file once serves every file that calls into it
+/// (`check` over a tree).
+fn memory() -> &'static Memory {
+    static M: OnceLock<Memory> = OnceLock::new();
+    M.get_or_init(Mutex::default)
+}
+
+/// What one file exports.
+pub type Exports = Vec<(String, usize, ExternalSummary)>;
+
+/// Attaches to `module`'s functions without a body here the summaries of their definitions
+/// in other files of the project's compile database, when there is one. Returns the files
+/// read (parsed or from the cache).
+pub fn attach(module: &mut Module) -> Vec<PathBuf> {
+    attach_with_cache(module, cache::default_dir().as_deref())
+}
+
+/// [`attach`] with the disk cache in `cache_dir` (none: no disk cache).
+pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<PathBuf> {
+    let wanted: HashSet<Key> = module
+        .functions
+        .iter()
+        .filter(|f| !f.has_body && !f.in_system_header && f.external.is_none())
+        .map(|f| (f.qualified_name.clone(), f.params.len()))
+        .collect();
+    if wanted.is_empty() {
+        return Vec::new();
+    }
+    let path = flags::lexical(&absolute(Path::new(&module.path)));
+    let explicit = DATABASE_DIR.read().ok().and_then(|d| d.clone());
+    let Some(db_path) = flags::find_database(&path, explicit.as_deref()) else {
+        return Vec::new();
+    };
+    let resolver = Resolver::new(explicit.as_deref());
+    let Ok(db) = resolver.database(&db_path) else {
+        return Vec::new();
+    };
+    let names: HashSet<&str> = wanted
+        .iter()
+        .map(|(q, _)| q.rsplit("::").next().unwrap_or(q))
+        .collect();
+    let Some(dir) = path.parent() else {
+        return Vec::new();
+    };
+    let mut found: BTreeMap<Key, Option<ExternalSummary>> = BTreeMap::new();
+    let mut read = Vec::new();
+    let candidates = db
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with(dir) && *f != path)
+        .take(MAX_CANDIDATES);
+    for file in candidates {
+        crate::budget::tick("reading the project's other files");
+        let Some(text) = read_small(&file) else {
+            continue;
+        };
+        if !names.iter().any(|n| mentions(&text, n)) {
+            continue;
+        }
+        let Ok(f) = resolver.flags_for(&file, &[]) else {
+            continue;
+        };
+        if f.skip.is_some() {
+            continue;
+        }
+        let Some(exports) = exports_of(&file, &text, &f.args, cache_dir) else {
+            continue;
+        };
+        read.push(file.clone());
+        for (name, arity, summary) in exports.iter() {
+            let key = (name.clone(), *arity);
+            if !wanted.contains(&key) {
+                continue;
+            }
+            // Defined in two files (a name reused by two programs of one directory): which
+            // one this file links with is not known.
+            let slot = found.entry(key).or_insert_with(|| Some(summary.clone()));
+            if slot.as_ref().is_some_and(|s| s.file != summary.file) {
+                *slot = None;
+            }
+        }
+    }
+    for f in module.functions.iter_mut() {
+        if f.has_body || f.in_system_header || f.external.is_some() {
+            continue;
+        }
+        let key = (f.qualified_name.clone(), f.params.len());
+        if let Some(Some(s)) = found.get(&key) {
+            f.external = Some(Arc::new(s.clone()));
+        }
+    }
+    read
+}
+
+/// What `file` exports: from this process's memory, the disk cache, or a parse.
+fn exports_of(
+    file: &Path,
+    text: &str,
+    args: &[String],
+    cache_dir: Option<&Path>,
+) -> Option<Arc<Exports>> {
+    let key = cache::key(file, text, args);
+    let slot = (file.to_path_buf(), key);
+    if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
+        return Some(e);
+    }
+    let exports = match cache::load(cache_dir, key) {
+        Some(e) => e,
+        None => {
+            let e = summarize_file(file, text, args)?;
+            cache::store(cache_dir, key, &e);
+            e
+        }
+    };
+    let exports = Arc::new(exports);
+    if let Ok(mut m) = memory().lock() {
+        m.insert(slot, exports.clone());
+    }
+    Some(exports)
+}
+
+/// Parses `file` and summarises its functions (`semantics::effects::exported`).
+fn summarize_file(file: &Path, text: &str, args: &[String]) -> Option<Exports> {
+    let module = crate::frontend::lower_file(file, Some(text), args).ok()?;
+    let sums = crate::semantics::effects::summarize(&module);
+    Some(crate::semantics::effects::exported(&module, &sums))
+}
+
+fn read_small(file: &Path) -> Option<String> {
+    let meta = std::fs::metadata(file).ok()?;
+    if meta.len() > MAX_FILE_BYTES {
+        return None;
+    }
+    std::fs::read(file)
+        .ok()
+        .map(|b| String::from_utf8_lossy(&b).into_owned())
+}
+
+/// Whether `text` has `name` as a whole identifier.
+fn mentions(text: &str, name: &str) -> bool {
+    text.contains(name) && crate::text::scan::identifiers(text).contains(&name)
+}
+
+fn absolute(p: &Path) -> PathBuf {
+    if p.is_absolute() {
+        p.to_path_buf()
+    } else {
+        std::env::current_dir()
+            .map(|d| d.join(p))
+            .unwrap_or_else(|_| p.to_path_buf())
+    }
+}
+
+#[cfg(test)]
+mod tests;

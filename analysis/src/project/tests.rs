@@ -1,0 +1,117 @@
+use super::*;
+
+/// A project of `files` (name, text) with a compile database naming each, in a new
+/// temporary directory.
+fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let mut entries = Vec::new();
+    for (name, text) in files {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        entries.push(serde_json::json!({
+            "directory": dir.path().display().to_string(),
+            "file": name,
+            "command": format!("clang -fopenmp -c {name}"),
+        }));
+    }
+    std::fs::write(
+        dir.path().join("compile_commands.json"),
+        serde_json::to_string(&entries).unwrap(),
+    )
+    .unwrap();
+    dir
+}
+
+fn lowered(dir: &Path, name: &str) -> Module {
+    let path = dir.join(name);
+    let text = std::fs::read_to_string(&path).unwrap();
+    crate::frontend::lower_file(&path, Some(&text), &["-fopenmp".to_string()]).unwrap()
+}
+
+fn external<'m>(m: &'m Module, name: &str) -> Option<&'m ExternalSummary> {
+    m.functions
+        .iter()
+        .find(|f| f.name == name)
+        .and_then(|f| f.external.as_deref())
+}
+
+const MAIN: &str = "void scale(double *v, int n);\nvoid launch(double *v, int n);\nstatic void local(double *v);\nextern double total;\nint main(void) {\n  double v[8] = {0};\n  scale(v, 8);\n  launch(v, 8);\n  return (int)total;\n}\n";
+
+const UTIL: &str = "double total;\nvoid scale(double *v, int n) {\n  for (int i = 0; i < n; i++) {\n    v[i] *= 2.0;\n    total += v[i];\n  }\n}\nvoid launch(double *v, int n) {\n#pragma omp target teams distribute parallel for map(tofrom: v[0:n])\n  for (int i = 0; i < n; i++)\n    v[i] += 1.0;\n}\nstatic void local(double *v) { v[0] = 1.0; }\n";
+
+#[test]
+fn a_definition_in_another_file_of_the_database_gives_the_summary() {
+    let dir = project(&[("main.c", MAIN), ("util.c", UTIL)]);
+    let mut m = lowered(dir.path(), "main.c");
+    let read = attach_with_cache(&mut m, None);
+    assert_eq!(read.len(), 1, "{read:?}");
+    let s = external(&m, "scale").expect("scale is read from util.c");
+    assert!(s.file.ends_with("util.c"), "{}", s.file);
+    assert!(s.params[0].here_read && s.params[0].here_write, "{s:?}");
+    assert!(!s.params[0].kernel_read && !s.params[0].opaque, "{s:?}");
+    assert!(s.globals["total"].here_write, "{s:?}");
+    // Its globals are this file's of the same name.
+    let sums = crate::semantics::effects::summarize(&m);
+    let (id, _) = m
+        .functions
+        .iter_enumerated()
+        .find(|(_, f)| f.name == "scale")
+        .unwrap();
+    assert_eq!(sums[id].globals.len(), 1);
+    assert!(!m.functions[id].unseen());
+}
+
+#[test]
+fn a_function_that_launches_kernels_or_is_static_is_not_exported() {
+    let dir = project(&[("main.c", MAIN), ("util.c", UTIL)]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    assert!(external(&m, "launch").is_none(), "its mappings stay unseen");
+    assert!(external(&m, "local").is_none(), "static in util.c");
+    let launch = m.functions.iter().find(|f| f.name == "launch").unwrap();
+    assert!(launch.unseen());
+}
+
+#[test]
+fn a_name_two_files_define_is_left_unseen() {
+    let other = UTIL.replace("v[i] *= 2.0;", "v[i] = 0.0;");
+    let dir = project(&[("main.c", MAIN), ("util.c", UTIL), ("util2.c", &other)]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    assert!(external(&m, "scale").is_none());
+}
+
+#[test]
+fn without_a_database_nothing_is_read() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("main.c"), MAIN).unwrap();
+    std::fs::write(dir.path().join("util.c"), UTIL).unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    assert!(attach_with_cache(&mut m, None).is_empty());
+    assert!(external(&m, "scale").is_none());
+}
+
+#[test]
+fn the_disk_cache_is_used_and_follows_the_defining_files_text() {
+    let dir = project(&[("main.c", MAIN), ("util.c", UTIL)]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, Some(cache.path()));
+    let entries = || std::fs::read_dir(cache.path()).unwrap().count();
+    assert_eq!(entries(), 1, "one entry for util.c");
+    // A new text of util.c is a new key: its summary is computed again, and says so.
+    let reads_only = UTIL.replace("v[i] *= 2.0;", "total += 0.0;");
+    std::fs::write(dir.path().join("util.c"), reads_only).unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, Some(cache.path()));
+    assert_eq!(entries(), 2);
+    let s = external(&m, "scale").unwrap();
+    assert!(s.params[0].here_read && !s.params[0].here_write, "{s:?}");
+    // A corrupt entry is recomputed, not trusted.
+    for e in std::fs::read_dir(cache.path()).unwrap() {
+        std::fs::write(e.unwrap().path(), "{ not json").unwrap();
+    }
+    let mut m = lowered(dir.path(), "main.c");
+    memory().lock().unwrap().clear();
+    attach_with_cache(&mut m, Some(cache.path()));
+    assert!(external(&m, "scale").is_some());
+}
