@@ -89,6 +89,11 @@ struct CheckArgs {
     /// Apply the first fix of every finding (atomically), then report what remains.
     #[arg(long)]
     fix: bool,
+    /// Also list, per function, what omplens cannot see (callees with no body here nor in
+    /// the compile database, calls that depend on a template parameter, calls through
+    /// pointers, lambdas, functions it does not analyse): the unknowns a warning may rest on.
+    #[arg(short = 'v', long)]
+    verbose: bool,
     /// Files checked at once (default: one per core).
     #[arg(short = 'j', long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     jobs: Option<u16>,

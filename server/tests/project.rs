@@ -57,6 +57,15 @@ fn a_callee_in_another_file_of_the_database_is_known_by_what_it_does() {
     let check = || omplens(&root, cache.path(), &["check", "-p", "build", "src/main.c"]);
     let o = check();
     let (out, err) = (text(&o.stdout), text(&o.stderr));
+    let verbose = omplens(
+        &root,
+        cache.path(),
+        &["check", "-v", "-p", "build", "src/main.c"],
+    );
+    assert!(
+        !text(&verbose.stderr).contains("unknown in"),
+        "both callees are known"
+    );
     assert!(
         out.contains("src/main.c:21:15: error: `v` is read on the host while its valid copy is on the device"),
         "{out}{err}"
@@ -85,12 +94,19 @@ fn without_the_database_the_callees_stay_unseen() {
     let o = omplens(
         &root,
         cache.path(),
-        &["check", "src/main.c", "--", "-fopenmp"],
+        &["check", "--verbose", "src/main.c", "--", "-fopenmp"],
     );
     let (out, err) = (text(&o.stdout), text(&o.stderr));
-    // `normalize` and `checksum` may do anything: nothing is certain, nothing is said.
+    // `normalize` and `checksum` may do anything: nothing is certain, nothing is said...
     assert!(!out.contains("error"), "{out}");
     assert!(err.contains("0 errors"), "{err}");
+    // ...but `--verbose` lists what omplens could not see.
+    for (at, name) in [("21:5", "normalize"), ("23:20", "checksum")] {
+        let note = format!(
+            "src/main.c:{at}: note: unknown in `main`: `{name}` has no body in this file nor in another file of the compile database"
+        );
+        assert!(err.contains(&note), "{note}\n{err}");
+    }
     assert_eq!(entries(cache.path()), 0);
 }
 

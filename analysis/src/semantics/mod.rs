@@ -7,4 +7,5 @@ pub mod effects;
 pub mod launch;
 pub mod sections;
 pub mod symbolic;
+pub mod unknowns;
 pub mod validity;

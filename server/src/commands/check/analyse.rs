@@ -20,6 +20,8 @@ use std::time::Duration;
 /// What `check` needs to know beyond the file.
 pub struct Settings {
     pub fix: bool,
+    /// List each function's unknowns in notes (`--verbose`).
+    pub verbose: bool,
     /// Files analysed at once (default: one per core).
     pub jobs: Option<usize>,
     /// Time for one file's analysis (`--file-timeout`); None: no limit.
@@ -322,6 +324,19 @@ fn analyse(
             d.severity.name(),
             d.message
         ));
+    }
+    if settings.verbose {
+        for u in omplens_analysis::semantics::unknowns::unknowns(&module) {
+            let p = lines.position(u.span.map_or(0, |s| s.start));
+            notes.push(format!(
+                "{}:{}:{}: note: unknown in `{}`: {}",
+                path.display(),
+                p.line,
+                p.column,
+                module.function(u.function).qualified_name,
+                u.what
+            ));
+        }
     }
     Ok(Checked {
         path: path.to_path_buf(),

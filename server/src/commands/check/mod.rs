@@ -37,6 +37,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
     let (configs, config_of) = configs(args, &files)?;
     let settings = Settings {
         fix: args.fix,
+        verbose: args.verbose,
         jobs: args.jobs.map(usize::from),
         file_timeout: (args.file_timeout > 0.0)
             .then(|| std::time::Duration::try_from_secs_f64(args.file_timeout).ok())
