@@ -697,6 +697,13 @@ impl<'tu> Type<'tu> {
         Type::new(unsafe { clang_getPointeeType(self.raw) })
     }
 
+    /// The declaration of a record, enum or typedef type (for a class template's
+    /// specialization, the template or the specialization), if any.
+    pub fn declaration(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `Cursor::is_null`.
+        Cursor::non_null(unsafe { clang_getTypeDeclaration(self.raw) })
+    }
+
     /// The return type of a function type.
     pub fn result(self) -> Type<'tu> {
         // SAFETY: see `Cursor::is_null`.

@@ -1521,6 +1521,58 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// For a call whose callee is a member of an object of dependent type (`result.push(x)`
+    /// with `result` a `global_stack<I, N, T> &` in a template), the one method of that name
+    /// taking `n_args` parameters in the class (template) the object's type names, and the
+    /// object's expression. None for an object whose type is a template parameter, or a name
+    /// several methods share with that arity (overloads by type).
+    fn dependent_method(
+        &mut self,
+        children: &[Cursor<'a>],
+        n_args: usize,
+    ) -> Option<(Cursor<'a>, Cursor<'a>)> {
+        let member = *children.first()?;
+        if member.kind() != CXCursor_MemberRefExpr || member.referenced().is_some() {
+            return None;
+        }
+        let base = member
+            .children()
+            .into_iter()
+            .find(|k| lc::is_expression(k.kind()))?;
+        // The member's name: libclang does not spell a dependent member, the text does.
+        let name = {
+            let span = self.span(member);
+            let text = self.text_at(span);
+            let tail = text.rsplit(['.', '>']).next()?.trim();
+            if tail.is_empty() || !tail.bytes().all(crate::text::scan::is_ident_byte) {
+                return None;
+            }
+            tail.to_string()
+        };
+        let mut ty = base.ty();
+        if matches!(
+            ty.kind(),
+            CXType_LValueReference | CXType_RValueReference | CXType_Pointer
+        ) {
+            ty = ty.pointee();
+        }
+        let decl = ty.declaration()?;
+        let class = match decl.kind() {
+            CXCursor_ClassTemplate => decl,
+            CXCursor_ClassDecl | CXCursor_StructDecl => decl.specialized_template().unwrap_or(decl),
+            _ => return None,
+        };
+        let mut found = class.children().into_iter().filter(|k| {
+            matches!(k.kind(), CXCursor_CXXMethod | CXCursor_FunctionTemplate)
+                && k.spelling() == name
+                && k.parm_decls().len() == n_args
+        });
+        match (found.next(), found.next()) {
+            (Some(m), None) => Some((m, base)),
+            _ => None,
+        }
+    }
+
     fn call(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
         let ch = c.children();
         let all_args = c.arguments();
@@ -1531,6 +1583,13 @@ impl<'a> Lowerer<'a> {
             }
             _ => dependent_callee(c, &ch, n).map(|f| self.func_id(f)),
         };
+        // `obj.m(args)` on an object of a class template's dependent type: the template's one
+        // method of that name and arity (its receiver is `obj`).
+        let dependent = match callee_id {
+            None => self.dependent_method(&ch, n),
+            Some(_) => None,
+        };
+        let callee_id = callee_id.or(dependent.map(|(m, _)| self.func_id(m)));
         let arg_cursors: Vec<Cursor<'a>> = all_args.into_iter().filter(|a| !a.is_null()).collect();
         let is_member = callee_id.is_some_and(|f| self.module.functions[f].is_method);
         let n_params = callee_id.map_or(0, |f| self.module.functions[f].params.len());
@@ -1550,6 +1609,9 @@ impl<'a> Lowerer<'a> {
                     .find(|k| lc::is_expression(k.kind()));
                 receiver = base.map(|b| self.expr(b, d));
             }
+        }
+        if let Some((_, base)) = dependent {
+            receiver = Some(self.expr(base, d));
         }
         // An overloaded member operator (`v[i]`): the object is the first argument.
         if receiver.is_none() && is_member && arg_cursors.len() == n_params + 1 {
