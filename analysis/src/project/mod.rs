@@ -79,7 +79,9 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
     let Some(db_path) = flags::find_database(&path, explicit.as_deref()) else {
         return Vec::new();
     };
-    let resolver = Resolver::new(explicit.as_deref());
+    let Some(resolver) = resolver_for(explicit.as_deref(), &db_path) else {
+        return Vec::new();
+    };
     let Ok(db) = resolver.database(&db_path) else {
         return Vec::new();
     };
@@ -99,12 +101,15 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
         .take(MAX_CANDIDATES);
     for file in candidates {
         crate::budget::tick("reading the project's other files");
+        let Some(ids) = identifiers_of(&file) else {
+            continue;
+        };
+        if !names.iter().any(|n| ids.contains(*n)) {
+            continue;
+        }
         let Some(text) = read_small(&file) else {
             continue;
         };
-        if !names.iter().any(|n| mentions(&text, n)) {
-            continue;
-        }
         let Ok(f) = resolver.flags_for(&file, &[]) else {
             continue;
         };
@@ -184,9 +189,57 @@ fn read_small(file: &Path) -> Option<String> {
         .map(|b| String::from_utf8_lossy(&b).into_owned())
 }
 
-/// Whether `text` has `name` as a whole identifier.
-fn mentions(text: &str, name: &str) -> bool {
-    text.contains(name) && crate::text::scan::identifiers(text).contains(&name)
+/// A file's size and modification time: what the memos below are valid for.
+fn stamp(file: &Path) -> Option<(u64, std::time::SystemTime)> {
+    let meta = std::fs::metadata(file).ok()?;
+    Some((meta.len(), meta.modified().ok()?))
+}
+
+/// The identifiers of `file`'s text, read once per process while the file stays the same
+/// (a run over a tree asks for the same files' names again and again).
+fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
+    type Memo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), Arc<HashSet<String>>)>>;
+    static M: OnceLock<Memo> = OnceLock::new();
+    let stamp = stamp(file)?;
+    let memo = M.get_or_init(Mutex::default);
+    if let Some((s, ids)) = memo.lock().ok()?.get(file) {
+        if *s == stamp {
+            return Some(ids.clone());
+        }
+    }
+    let text = read_small(file)?;
+    let ids: Arc<HashSet<String>> = Arc::new(
+        crate::text::scan::identifiers(&text)
+            .into_iter()
+            .map(str::to_string)
+            .collect(),
+    );
+    memo.lock()
+        .ok()?
+        .insert(file.to_path_buf(), (stamp, ids.clone()));
+    Some(ids)
+}
+
+/// A resolver of flags (it keeps the loaded database) for `explicit` and the database at
+/// `db_path`, kept while that file stays the same.
+fn resolver_for(explicit: Option<&Path>, db_path: &Path) -> Option<Arc<Resolver>> {
+    type Key = (Option<PathBuf>, PathBuf, (u64, std::time::SystemTime));
+    type Memo = Mutex<Option<(Key, Arc<Resolver>)>>;
+    static M: OnceLock<Memo> = OnceLock::new();
+    let key: Key = (
+        explicit.map(Path::to_path_buf),
+        db_path.to_path_buf(),
+        stamp(db_path)?,
+    );
+    let mut slot = M.get_or_init(Mutex::default).lock().ok()?;
+    match &*slot {
+        Some((k, r)) if *k == key => Some(r.clone()),
+        _ => {
+            let r = Arc::new(Resolver::new(explicit));
+            *slot = Some((key, r.clone()));
+            Some(r)
+        }
+    }
 }
 
 fn absolute(p: &Path) -> PathBuf {
