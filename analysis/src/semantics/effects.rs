@@ -307,7 +307,8 @@ pub fn exported(
 }
 
 /// Functions that hold an OpenMP directive that maps data or launches kernels, or call one
-/// (directly or not), or call a function omplens cannot see.
+/// (directly or not). (Data passed on to a call omplens cannot see is marked `opaque` in the
+/// summary, which a caller says as the unknown it is.)
 fn offloading_functions(module: &Module) -> HashSet<FuncId> {
     let mut out: HashSet<FuncId> = module
         .directives
