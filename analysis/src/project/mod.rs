@@ -74,7 +74,9 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
     if wanted.is_empty() {
         return Vec::new();
     }
-    let path = flags::lexical(&absolute(Path::new(&module.path)));
+    // (Lexical, as the database's own paths are: no symlink resolved.)
+    let path = Path::new(&module.path);
+    let path = flags::lexical(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
     let explicit = DATABASE_DIR.read().ok().and_then(|d| d.clone());
     let Some(db_path) = flags::find_database(&path, explicit.as_deref()) else {
         return Vec::new();
@@ -239,16 +241,6 @@ fn resolver_for(explicit: Option<&Path>, db_path: &Path) -> Option<Arc<Resolver>
             *slot = Some((key, r.clone()));
             Some(r)
         }
-    }
-}
-
-fn absolute(p: &Path) -> PathBuf {
-    if p.is_absolute() {
-        p.to_path_buf()
-    } else {
-        std::env::current_dir()
-            .map(|d| d.join(p))
-            .unwrap_or_else(|_| p.to_path_buf())
     }
 }
 
