@@ -19,6 +19,8 @@
 //!   launcher, nothing written (the partial rewrite leaves the data unmapped under the
 //!   oracle); `fix --replace` on the same program with the programmer's `target data` keeps
 //!   that region (HeCBench's complex, chemv, ...: it was deleted, exit 0).
+//! - `gap_macro_kernel.c`: the kernel is a `_Pragma` macro's text, which omplens does not
+//!   rewrite: `fix` says so at the kernel, names its data as a gap and writes nothing.
 //! - A rewrite that does not compile is refused with the compiler's message.
 
 use omplens_analysis::frontend::{flags, lower_file};
@@ -172,6 +174,37 @@ fn gaps_are_written_only_when_a_partial_rewrite_is_allowed() {
     assert_eq!(o.status.code(), Some(1), "gaps remain: {stderr}");
     assert!(stderr.contains("error: gap:"), "{stderr}");
     assert!(out.is_file(), "--allow-partial writes the verified rewrite");
+}
+
+#[test]
+fn a_kernel_written_through_a_macro_is_not_rewritten_and_its_data_is_a_gap() {
+    let path = program("gap_macro_kernel.c");
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out.c");
+    let o = fix(&["-o", out.to_str().unwrap(), path.to_str().unwrap()]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains(":15:3: warning: this kernel is written through a macro"),
+        "{stderr}"
+    );
+    assert!(
+        stderr
+            .lines()
+            .any(|l| l.contains("error: gap:") && l.contains("`v`")),
+        "{stderr}"
+    );
+    assert!(!out.exists(), "nothing is written while gaps remain");
+    // `--replace` keeps the macro's use (it stripped the whole kernel before).
+    let o = fix(&[
+        "--replace",
+        "--allow-partial",
+        "-o",
+        "-",
+        path.to_str().unwrap(),
+    ]);
+    let written = String::from_utf8_lossy(&o.stdout);
+    assert!(written.contains("  KERNEL\n  for"), "{written}");
 }
 
 #[test]

@@ -97,6 +97,21 @@ pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Fin
         });
     }
     demote_when_not_compiling(module, &mut out);
+    demote_chosen_at_run_time(module, &mut out);
+    // Text a macro or `_Pragma` turned into a directive is not what the compiler reads: a fix
+    // editing it cannot be checked against its meaning, so none is offered.
+    if !module.macro_text.is_empty() {
+        for f in &mut out {
+            f.fixes.retain(|fx| {
+                !fx.edits.iter().any(|e| {
+                    module.touches_macro_text(Span {
+                        start: e.start,
+                        end: e.end,
+                    })
+                })
+            });
+        }
+    }
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out
@@ -116,6 +131,102 @@ pub fn demote_when_not_compiling(module: &Module, findings: &mut [Finding]) {
         f.message
             .push_str(" (not certain: the file has compile errors, so part of it is not analysed)");
         f.fixes.clear();
+    }
+}
+
+/// Findings that depend on a choice the program makes at run time are not certain: a
+/// construct with an `if` clause for `target` runs on the host (or moves nothing) when its
+/// condition is false (OpenMP 5.2 §13.8, host fallback), and a function whose constructs
+/// address more than one device (`device(d)` in a loop, `device(0)` beside `device(1)`)
+/// has a data environment per device, where omplens models one (its fixes are withheld
+/// there too). Errors touching them become warnings that name the condition. Idempotent.
+pub fn demote_chosen_at_run_time(module: &Module, findings: &mut [Finding]) {
+    use crate::pragma::ClauseKind;
+    let mut conditional: Vec<(Span, String)> = Vec::new();
+    let mut devices: std::collections::HashMap<Option<crate::ir::FuncId>, Vec<String>> =
+        std::collections::HashMap::new();
+    for info in module.directives.iter() {
+        let d = &info.directive;
+        if !(d.kind.is_offload_kernel() || d.kind.is_data_mapping()) {
+            continue;
+        }
+        let governed = match (info.function, info.governs) {
+            (Some(f), Some(g)) => Span {
+                start: d.span.start,
+                end: module.function(f).stmt(g).span.end.max(d.span.end),
+            },
+            _ => d.span,
+        };
+        let mut device = "the default device".to_string();
+        for c in &d.clauses {
+            match &c.kind {
+                ClauseKind::If { modifier, expr }
+                    if modifier.as_deref().is_none_or(|m| m.starts_with("target")) =>
+                {
+                    conditional.push((
+                        governed,
+                        format!(
+                            "the construct at line {} runs on the host or maps nothing when \
+                             `{expr}` is false",
+                            module.line_ref(d.span.start)
+                        ),
+                    ));
+                }
+                ClauseKind::Device { expr, .. } => {
+                    device = match expr.kind {
+                        crate::pragma::ExprKind::Int(_) => format!("`device({expr})`"),
+                        // A device number computed at run time: any device.
+                        _ => format!("`device({expr})` (any device)"),
+                    }
+                }
+                _ => {}
+            }
+        }
+        let seen = devices.entry(info.function).or_default();
+        if !seen.contains(&device) {
+            seen.push(device);
+        }
+    }
+    let several: Vec<(Span, String)> = devices
+        .into_iter()
+        .filter(|(_, names)| names.len() > 1 || names.iter().any(|n| n.ends_with("(any device)")))
+        .filter_map(|(f, names)| {
+            let f = module.function(f?);
+            Some((
+                f.span?,
+                format!(
+                    "`{}` addresses several devices ({}), each with its own data environment, \
+                     and omplens models one",
+                    f.name,
+                    names.join(", ")
+                ),
+            ))
+        })
+        .collect();
+    let within = |outer: Span, s: Span| outer.start <= s.start && s.end <= outer.end;
+    for f in findings.iter_mut() {
+        let spans: Vec<Span> = std::iter::once(f.span)
+            .chain(f.related.iter().map(|r| r.span))
+            .collect();
+        let device = several
+            .iter()
+            .find(|(fs, _)| within(*fs, f.span))
+            .map(|(_, why)| why.clone());
+        if device.is_some() {
+            f.fixes.clear();
+        }
+        let why = device.or_else(|| {
+            conditional
+                .iter()
+                .find(|(g, _)| spans.iter().any(|s| within(*g, *s)))
+                .map(|(_, why)| why.clone())
+        });
+        let Some(why) = why else { continue };
+        let correctness = f.code.rule().family == rules::Family::Correctness;
+        if f.severity == Severity::Error || (correctness && !f.message.contains("(not certain:")) {
+            f.severity = f.severity.max(Severity::Warning);
+            f.message.push_str(&format!(" (not certain: {why})"));
+        }
     }
 }
 

@@ -225,6 +225,16 @@ pub fn extract(
         (start <= end).then_some(Span { start, end })
     };
     let must = |s: Span| map(s).unwrap_or_default();
+    out.macro_text = module
+        .macro_text
+        .iter()
+        .filter_map(|m| {
+            map(m.span).map(|span| crate::ir::MacroText {
+                span,
+                whole: m.whole,
+            })
+        })
+        .collect();
     // Functions: the piece's, then the bodiless ones they name (prototypes), in first use.
     let mut i = 0;
     while i < r.funcs.len() {

@@ -40,6 +40,10 @@ impl<'tu, T: Copy> CursorMap<'tu, T> {
     fn insert(&mut self, c: Cursor<'tu>, t: T) {
         self.map.entry(c).or_insert(t);
     }
+    /// Forgets the cursors whose id `drop` says.
+    fn forget(&mut self, drop: impl Fn(T) -> bool) {
+        self.map.retain(|_, t| !drop(*t));
+    }
 }
 
 /// A parsed pragma waiting to be attached to the statement that follows it.
@@ -67,6 +71,7 @@ struct Bodies {
     /// The body includes statements of another file.
     included: bool,
     labels_seen: Vec<String>,
+    record_inits: Vec<(ExprId, Vec<String>)>,
 }
 
 pub(super) struct Lowerer<'a> {
@@ -95,6 +100,12 @@ pub(super) struct Lowerer<'a> {
     header: Option<HeaderBody<'a>>,
     /// The band number of each header whose bodies were lowered with their directives.
     header_bands: HashMap<String, u32>,
+    /// The bodies of the lambdas being lowered at their calls (no lambda inside itself).
+    inlined_lambdas: Vec<Cursor<'a>>,
+    /// The lambdas of the function being lowered held in a local variable that is only ever
+    /// called (`auto f = [&](int i) { ... };` then `f(i)`): their bodies are lowered at
+    /// the calls, so their definitions touch nothing.
+    called_lambdas: Vec<Cursor<'a>>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -123,6 +134,8 @@ impl<'a> Lowerer<'a> {
             tu: None,
             header: None,
             header_bands: HashMap::new(),
+            inlined_lambdas: Vec::new(),
+            called_lambdas: Vec::new(),
         }
     }
 
@@ -308,6 +321,7 @@ impl<'a> Lowerer<'a> {
             maps_own_data: false,
             header_kernels: false,
             member_stores: Vec::new(),
+            record_inits: Vec::new(),
             internal_linkage: c.has_internal_linkage(),
             external: None,
         });
@@ -397,7 +411,9 @@ impl<'a> Lowerer<'a> {
                 std::mem::replace(&mut self.next_pragma, 0),
             )
         });
+        self.called_lambdas = called_only_lambdas(body);
         let body_id = self.stmt(body, 0);
+        self.called_lambdas.clear();
         if let Some((pragmas, next)) = saved {
             self.header = None;
             self.pragmas = pragmas;
@@ -423,6 +439,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         let f = &mut self.module.functions[id];
         f.member_stores = member_stores;
+        f.record_inits = std::mem::take(&mut bodies.record_inits);
         f.params = params;
         f.has_body = true;
         f.in_main_file = !self.foreign;
@@ -1363,14 +1380,33 @@ impl<'a> Lowerer<'a> {
             CXCursor_UnaryExpr => ExprKind::SizeOf(c.evaluate_int()),
             CXCursor_InitListExpr => {
                 let ch = c.children();
-                ExprKind::InitList(ch.iter().map(|k| self.expr(*k, d)).collect())
+                let elems = ch.iter().map(|k| self.expr(*k, d)).collect();
+                let fields = record_fields(c);
+                if !fields.is_empty() {
+                    let id = self.add_expr(ExprKind::InitList(elems), span, class);
+                    self.bodies.record_inits.push((id, fields));
+                    return id;
+                }
+                ExprKind::InitList(elems)
+            }
+            CXCursor_LambdaExpr if self.called_lambdas.contains(&c) => {
+                // Only called by name: its body is lowered at each call.
+                while self
+                    .pragmas
+                    .get(self.next_pragma)
+                    .is_some_and(|p| p.offset < span.end)
+                {
+                    self.next_pragma += 1;
+                }
+                ExprKind::Lambda
             }
             CXCursor_LambdaExpr => {
                 self.module.diagnostics.push(Diagnostic {
                     severity: Severity::Note,
                     span: Some(span),
-                    message: "the body of this lambda is not analysed: its accesses and any \
-                              OpenMP directives inside it are ignored"
+                    message: "the body of this lambda is not analysed (omplens follows a \
+                              lambda only where a local variable holding it is called): its \
+                              accesses and any OpenMP directives inside it are ignored"
                         .into(),
                     source: "omplens",
                 });
@@ -1574,6 +1610,9 @@ impl<'a> Lowerer<'a> {
     }
 
     fn call(&mut self, c: Cursor<'a>, d: usize) -> ExprKind {
+        if let Some(k) = self.lambda_call(c, d) {
+            return k;
+        }
         let ch = c.children();
         let all_args = c.arguments();
         let n = all_args.len();
@@ -1657,6 +1696,228 @@ impl<'a> Lowerer<'a> {
             args,
         }
     }
+}
+
+impl<'a> Lowerer<'a> {
+    /// A call of a lambda by name (`f(i)` where `auto f = [&](int k) { ... };`), lowered as
+    /// what its body does, at the call: the accesses of its straight-line code as they are;
+    /// those under a condition or loop, and the arguments passed to pointer or reference
+    /// parameters, as arguments of a call omplens cannot see into (they may or may not be
+    /// read and written). None for any other call.
+    fn lambda_call(&mut self, c: Cursor<'a>, d: usize) -> Option<ExprKind> {
+        const MAX_INLINED: usize = 8;
+        let target = c.referenced()?;
+        if !matches!(
+            target.kind(),
+            CXCursor_CXXMethod | CXCursor_FunctionTemplate
+        ) || target.spelling() != "operator()"
+            || !target
+                .semantic_parent()
+                .is_some_and(|p| p.spelling().starts_with("(lambda at "))
+        {
+            return None;
+        }
+        let body = target
+            .children()
+            .into_iter()
+            .find(|k| k.kind() == CXCursor_CompoundStmt)?;
+        let key = body.canonical();
+        if self.inlined_lambdas.len() >= MAX_INLINED || self.inlined_lambdas.contains(&key) {
+            return None;
+        }
+        let span = self.span(c);
+        let first_expr = self.bodies.exprs.len();
+        let first_var = self.module.vars.len();
+        let params = target.parm_decls();
+        let args: Vec<Cursor<'a>> = c.arguments().into_iter().filter(|a| !a.is_null()).collect();
+        // The object called (`f`) is the first argument of the operator call.
+        let skip = args.len().saturating_sub(params.len());
+        let mut plain = Vec::new();
+        let mut guarded = Vec::new();
+        for (i, a) in args.iter().enumerate().skip(skip) {
+            let by_address = params.get(i - skip).is_some_and(|p| {
+                matches!(
+                    p.ty().kind(),
+                    CXType_LValueReference | CXType_RValueReference | CXType_Pointer
+                )
+            });
+            let e = self.expr(*a, d);
+            if by_address {
+                guarded.push(e);
+            } else if let Some(p) = params.get(i - skip) {
+                // The parameter takes the argument's value (`k = i`): sections over it are
+                // sections over the caller's names.
+                let v = self.var_id(*p);
+                let lhs = self.add_expr(ExprKind::Var(v), span, expr_class(*p));
+                let class = expr_class(*p);
+                plain.push(self.add_expr(ExprKind::Assign(None, lhs, e), span, class));
+            } else {
+                plain.push(e);
+            }
+        }
+        self.inlined_lambdas.push(key);
+        self.lambda_body(body, d, false, &mut plain, &mut guarded);
+        self.inlined_lambdas.pop();
+        // The lambda's parameters and locals are this call's own: declared here (so inside
+        // the kernel that makes the call), and new ones at the next call.
+        for v in self.module.vars.iter_mut().skip(first_var) {
+            v.span = Some(span);
+            if v.storage == Storage::Parameter {
+                v.storage = Storage::Local;
+            }
+        }
+        self.vars.forget(|v| v.0 as usize >= first_var);
+        if !guarded.is_empty() {
+            let e = self.add_expr(
+                ExprKind::Call {
+                    callee: Callee::Named("a lambda's conditional code".into()),
+                    receiver: None,
+                    args: guarded,
+                },
+                span,
+                TypeClass::Void,
+            );
+            plain.push(e);
+        }
+        // The body is written elsewhere: its accesses happen here, at the call.
+        for e in self.bodies.exprs.iter_mut().skip(first_expr) {
+            e.span = span;
+        }
+        Some(ExprKind::Other {
+            what: "lambda call".into(),
+            children: plain,
+        })
+    }
+
+    /// The expressions of a lambda's body `k`, lowered in order into `plain`, or into
+    /// `guarded` for those under a condition or loop (`conditional`).
+    fn lambda_body(
+        &mut self,
+        k: Cursor<'a>,
+        d: usize,
+        conditional: bool,
+        plain: &mut Vec<ExprId>,
+        guarded: &mut Vec<ExprId>,
+    ) {
+        for ch in k.children() {
+            let kind = ch.kind();
+            let target = |g: &'_ mut Vec<ExprId>, p: &'_ mut Vec<ExprId>, e: ExprId| {
+                if conditional {
+                    g.push(e)
+                } else {
+                    p.push(e)
+                }
+            };
+            if lc::is_expression(kind) {
+                let e = self.expr(ch, d);
+                target(guarded, plain, e);
+                continue;
+            }
+            match kind {
+                CXCursor_VarDecl => {
+                    if let Some(init) = ch.var_decl_initializer() {
+                        // `T *p = a + off;` as an assignment, so aliases are seen.
+                        let v = self.var_id(ch);
+                        let at = self.span(ch);
+                        let lhs = self.add_expr(ExprKind::Var(v), at, expr_class(ch));
+                        let rhs = self.expr(init, d);
+                        let e = self.add_expr(ExprKind::Assign(None, lhs, rhs), at, expr_class(ch));
+                        target(guarded, plain, e);
+                    }
+                }
+                CXCursor_CompoundStmt | CXCursor_DeclStmt | CXCursor_ReturnStmt => {
+                    self.lambda_body(ch, d, conditional, plain, guarded)
+                }
+                _ => self.lambda_body(ch, d, true, plain, guarded),
+            }
+        }
+    }
+}
+
+/// The field names, in order, of the record an initialiser list `c` initialises (none for
+/// an array or a scalar).
+fn record_fields(c: Cursor<'_>) -> Vec<String> {
+    let ty = c.ty().canonical();
+    if ty.kind() != CXType_Record {
+        return Vec::new();
+    }
+    ty.declaration()
+        .map(|d| {
+            d.children()
+                .into_iter()
+                .filter(|k| k.kind() == CXCursor_FieldDecl)
+                .map(|k| k.spelling())
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// The lambdas of function body `body` that initialise a local variable used only to be
+/// called (`auto f = [..](..) {..};` and then only `f(..)`).
+fn called_only_lambdas<'a>(body: Cursor<'a>) -> Vec<Cursor<'a>> {
+    const MAX_VISITED: usize = 200_000;
+    let strip = |mut e: Cursor<'a>| {
+        for _ in 0..4 {
+            if e.kind() == CXCursor_LambdaExpr {
+                return Some(e);
+            }
+            let ch = e.children();
+            match ch[..] {
+                [one] if lc::is_expression(one.kind()) => e = one,
+                _ => return None,
+            }
+        }
+        None
+    };
+    let is_lambda_call = |k: Cursor<'_>| {
+        k.kind() == CXCursor_CallExpr
+            && k.referenced().is_some_and(|t| {
+                t.spelling() == "operator()"
+                    && t.semantic_parent()
+                        .is_some_and(|p| p.spelling().starts_with("(lambda at "))
+            })
+    };
+    let mut vars = Vec::new(); // (variable, its lambda, uses, calls)
+    let mut refs = Vec::new(); // referenced declarations of every DeclRefExpr
+    let mut called = Vec::new(); // the variable each lambda call calls
+    let mut stack = vec![body];
+    let mut visited = 0;
+    while let Some(k) = stack.pop() {
+        visited += 1;
+        if visited > MAX_VISITED {
+            return Vec::new();
+        }
+        match k.kind() {
+            CXCursor_VarDecl => {
+                if let Some(l) = k.var_decl_initializer().and_then(strip) {
+                    vars.push((k, l));
+                }
+            }
+            CXCursor_DeclRefExpr => refs.extend(k.referenced()),
+            _ if is_lambda_call(k) => {
+                let object = k.arguments().into_iter().next().and_then(|a| {
+                    let mut e = a;
+                    for _ in 0..4 {
+                        if e.kind() == CXCursor_DeclRefExpr {
+                            return e.referenced();
+                        }
+                        e = *e.children().first()?;
+                    }
+                    None
+                });
+                called.extend(object);
+            }
+            _ => {}
+        }
+        stack.extend(k.children());
+    }
+    vars.into_iter()
+        .filter(|(v, _)| {
+            let uses = refs.iter().filter(|r| *r == v).count();
+            uses > 0 && uses == called.iter().filter(|r| *r == v).count()
+        })
+        .map(|(_, l)| l)
+        .collect()
 }
 
 /// A function the compiler declares itself where it is first used (`__builtin_popcountll`,

@@ -11,10 +11,11 @@ pub mod flags;
 mod libclang;
 #[allow(non_upper_case_globals)]
 mod lower;
+mod macros;
 mod source;
 mod tu_cache;
 
-use crate::ir::{Diagnostic, DirId, DirectiveInfo, Language, Module, Severity, Span};
+use crate::ir::{Diagnostic, DirId, DirectiveInfo, Language, MacroText, Module, Severity, Span};
 use crate::pragma;
 use std::path::Path;
 
@@ -137,23 +138,13 @@ fn lower_parsed(
     };
     let _main = libclang::MainFileGuard::new(tu, path_str);
     let skipped = libclang::skipped_ranges(tu, path_str);
-    let offsets = collect_directives(&src, &skipped, &mut module);
+    let offsets = collect_directives(&src, &skipped, &mut module, tu, path_str);
     let main_dir = path
         .canonicalize()
         .ok()
         .and_then(|p| p.parent().map(|d| d.display().to_string()))
         .unwrap_or_default();
     clang_diagnostics(tu, &main_dir, &mut module);
-    for span in src.operator_pragmas() {
-        module.diagnostics.push(Diagnostic {
-            severity: Severity::Note,
-            span: Some(span),
-            message: "OpenMP directives written with `_Pragma` are not analysed; write them \
-                      as `#pragma omp` lines for omplens to see them"
-                .into(),
-            source: "omplens",
-        });
-    }
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
     lowerer.lower_tu(tu);
     let mut module = lowerer.finish();
@@ -193,22 +184,129 @@ fn language_of(path: &Path, args: &[String]) -> Language {
     }
 }
 
-/// Finds and parses every `#pragma omp` outside skipped preprocessor blocks, registering the
-/// directives in the module. Returns (offset, id) of each, in source order.
+/// Finds and parses every OpenMP directive outside skipped preprocessor blocks, as the
+/// compiler reads it after macro expansion (`#pragma omp` lines, their clauses written through
+/// macros, `_Pragma` operators and the macros that make them), registering the directives in
+/// the module. Returns (offset, id) of each, in source order.
 fn collect_directives(
     src: &source::SourceText,
     skipped: &[(u32, u32)],
     module: &mut Module,
+    tu: &libclang::TranslationUnit,
+    path: &str,
 ) -> Vec<(u32, DirId)> {
-    let mut out = Vec::new();
+    let in_skipped = |o: u32| skipped.iter().any(|&(s, e)| o >= s && o < e);
+    let defs = macros::Macros::of_tu(tu, path, &src.text);
+    let mut found: Vec<(u32, pragma::PragmaParse)> = Vec::new();
     for raw in pragma::scan_pragmas(&src.text) {
-        if skipped
-            .iter()
-            .any(|&(s, e)| raw.span.start >= s && raw.span.start < e)
-        {
+        if in_skipped(raw.span.start) {
             continue;
         }
-        let parsed = pragma::parse_pragma(&raw.text, raw.span.start);
+        let base = raw.span.start;
+        let parsed = match defs.expand_pragma_line(&raw.text, base) {
+            Some(e) => {
+                let shift = |s: Span| {
+                    let o = e.original(s);
+                    Span {
+                        start: o.start + base,
+                        end: o.end + base,
+                    }
+                };
+                for (a, b) in e.macro_uses() {
+                    module.macro_text.push(MacroText {
+                        span: Span {
+                            start: a + base,
+                            end: b + base,
+                        },
+                        whole: false,
+                    });
+                }
+                remapped(pragma::parse_pragma(&e.text, 0), &shift)
+            }
+            None => pragma::parse_pragma(&raw.text, base),
+        };
+        found.push((base, parsed));
+    }
+    let names = defs.pragma_macros();
+    let mut consumed = 0u32;
+    for at in macros::uses(&src.text, &names) {
+        if at < consumed || in_skipped(at) {
+            continue;
+        }
+        let rest = &src.text[at as usize..];
+        let (len, texts, inner) = match macros::operator_at(rest) {
+            Some((len, text, inner)) => (len, vec![text], inner),
+            None => match defs.pragma_use(rest, at) {
+                Ok((len, texts)) => (len, texts, None),
+                Err(len) => {
+                    let name_end = rest
+                        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                        .unwrap_or(rest.len());
+                    consumed = at + len as u32;
+                    module.diagnostics.push(Diagnostic {
+                        severity: Severity::Warning,
+                        span: Some(Span {
+                            start: at,
+                            end: at + name_end as u32,
+                        }),
+                        message: if len == 0 {
+                            format!(
+                                "macro `{}` could not be expanded, so the OpenMP directive it \
+                                 may make is not analysed",
+                                &rest[..name_end]
+                            )
+                        } else {
+                            format!(
+                                "the OpenMP directive that macro `{}` makes together with the \
+                                 statement it governs is not analysed (omplens places \
+                                 directives written before a statement); write the directive \
+                                 before the macro's use",
+                                &rest[..name_end]
+                            )
+                        },
+                        source: "omplens",
+                    });
+                    continue;
+                }
+            },
+        };
+        consumed = at + len as u32;
+        let span = Span {
+            start: at,
+            end: consumed,
+        };
+        let omp: Vec<&String> = texts
+            .iter()
+            .filter(|t| {
+                let t = t.trim_start();
+                t.starts_with("omp") && !t[3..].starts_with(|c: char| c.is_alphanumeric())
+            })
+            .collect();
+        if omp.is_empty() {
+            continue;
+        }
+        module.macro_text.push(MacroText { span, whole: true });
+        for text in omp {
+            const PREFIX: &str = "#pragma ";
+            let plain = inner.filter(|_| texts.len() == 1);
+            let place = |s: Span| match plain {
+                // `_Pragma("...")` written out: positions inside its literal.
+                Some(k) if s.start >= PREFIX.len() as u32 => Span {
+                    start: at + k as u32 + s.start - PREFIX.len() as u32,
+                    end: (at + k as u32 + s.end - PREFIX.len() as u32).min(span.end),
+                },
+                _ => span,
+            };
+            let mut parsed = remapped(pragma::parse_pragma(&format!("{PREFIX}{text}"), 0), &place);
+            if let Some(d) = &mut parsed.directive {
+                d.span = span;
+            }
+            found.push((at, parsed));
+        }
+    }
+    found.sort_by_key(|(at, _)| *at);
+    let mut out = Vec::new();
+    for (at, parsed) in found {
         for d in parsed.diagnostics {
             module.diagnostics.push(Diagnostic {
                 severity: match d.severity {
@@ -228,10 +326,21 @@ fn collect_directives(
                 bindings: Vec::new(),
                 origin: None,
             });
-            out.push((raw.span.start, id));
+            out.push((at, id));
         }
     }
     out
+}
+
+/// A parse of expanded text with its spans moved to where the text is written.
+fn remapped(mut p: pragma::PragmaParse, f: &dyn Fn(Span) -> Span) -> pragma::PragmaParse {
+    if let Some(d) = &mut p.directive {
+        d.map_spans(f);
+    }
+    for d in &mut p.diagnostics {
+        d.span = f(d.span);
+    }
+    p
 }
 
 #[allow(non_upper_case_globals)]

@@ -105,38 +105,6 @@ impl SourceText {
         };
         before.trim_end().ends_with(tok)
     }
-
-    /// Offsets of `_Pragma("omp ...")` / `__pragma(omp ...)` occurrences, which omplens does
-    /// not see as directives.
-    pub fn operator_pragmas(&self) -> Vec<Span> {
-        let mut out = Vec::new();
-        for pat in ["_Pragma", "__pragma"] {
-            for (i, _) in self.text.match_indices(pat) {
-                if self.in_comment(i) {
-                    continue;
-                }
-                let rest = &self.text[i + pat.len()..];
-                let rest = rest.trim_start().trim_start_matches('(').trim_start();
-                let rest = rest.trim_start_matches('"').trim_start();
-                if rest.starts_with("omp") {
-                    out.push(Span {
-                        start: i as u32,
-                        end: (i + pat.len()) as u32,
-                    });
-                }
-            }
-        }
-        out.sort();
-        out
-    }
-}
-
-impl SourceText {
-    /// Whether `offset` is inside a `//` or `/* */` comment.
-    fn in_comment(&self, offset: usize) -> bool {
-        self.region_at(offset)
-            .is_some_and(|r| r.kind == RegionKind::Comment)
-    }
 }
 
 /// Replaces the path in clang's `(lambda at /path/file.cpp:3:9)` spellings by the file name, so
@@ -184,14 +152,6 @@ mod tests {
         assert!(!s.has_keyword_between(0, 22, "else"));
         let s = SourceText::new("x; elsewhere();".into());
         assert!(!s.has_keyword_between(0, 15, "else"));
-    }
-
-    #[test]
-    fn finds_operator_pragmas() {
-        let s = SourceText::new("#define K _Pragma(\"omp target\")\n_Pragma(\"once\")".into());
-        assert_eq!(s.operator_pragmas().len(), 1);
-        let s = SourceText::new("// uses _Pragma(\"omp x\")\n/* _Pragma(\"omp y\") */ x;".into());
-        assert!(s.operator_pragmas().is_empty());
     }
 
     #[test]

@@ -64,6 +64,30 @@ pub struct Module {
     /// Integer values of the main file's object-like macros (`#define N 4096`): the
     /// preprocessor turned their uses into numbers; sections are written with the names.
     pub macros: macros::Values,
+    /// Text of the main file that macros or `_Pragma` operators turned into directive text
+    /// (clang reads the expansion; omplens must not edit what it cannot see written).
+    pub macro_text: Vec<MacroText>,
+}
+
+/// Main-file text a macro expanded into (part of) a directive.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MacroText {
+    pub span: Span,
+    /// The whole directive comes from it (`_Pragma(...)`, a macro making one): nothing may
+    /// be appended to it either.
+    pub whole: bool,
+}
+
+impl MacroText {
+    /// Whether an edit of `span` (an insertion when empty) changes what this text expands to.
+    pub fn touched_by(&self, span: Span) -> bool {
+        let m = self.span;
+        if span.start == span.end {
+            m.start < span.start && (span.start < m.end || (self.whole && span.start == m.end))
+        } else {
+            span.start < m.end && span.end > m.start
+        }
+    }
 }
 
 impl Module {
@@ -90,6 +114,10 @@ impl Module {
                         .any(|c| c.name() == "unified_shared_memory")
             })
             .map(|d| d.span)
+    }
+    /// Whether an edit of `span` would change text a macro turned into a directive.
+    pub fn touches_macro_text(&self, span: Span) -> bool {
+        self.macro_text.iter().any(|m| m.touched_by(span))
     }
     /// The error diagnostics (clang's errors, pragma syntax errors): code that does not compile.
     pub fn errors(&self) -> impl Iterator<Item = &Diagnostic> {
@@ -192,6 +220,9 @@ pub struct Function {
     /// (parameter index, member): a constructor's `buf(b)`, a `this->buf = b` in its body.
     /// The object's later accesses through that member reach the argument's data.
     pub member_stores: Vec<(usize, String)>,
+    /// Brace initialisers of records in the body (`Scale s{a, b, 2.0}`), with the record's
+    /// field names in order: the k-th element initialises the k-th field.
+    pub record_inits: Vec<(ExprId, Vec<String>)>,
     /// Declared `static` (or in an anonymous namespace): no other translation unit calls it.
     pub internal_linkage: bool,
     /// For a function with no body here: what its definition in another translation unit of

@@ -129,7 +129,15 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
             })
             .collect()
     };
+    // A directive written through a macro or `_Pragma` stays as written: its text is not
+    // what the compiler reads, so no edit of it can be checked against its meaning.
     let mut kept_dirs: HashSet<crate::ir::DirId> = HashSet::new();
+    for (id, d) in module.directives.iter_enumerated() {
+        if module.touches_macro_text(d.directive.span) {
+            kept_dirs.insert(id);
+            kept_vars.extend(vars_of(d));
+        }
+    }
     loop {
         let mut grew = false;
         for (id, d) in module.directives.iter_enumerated() {

@@ -51,6 +51,14 @@ pub fn plan(module: &Module) -> Plan {
 
 use crate::ir::kernel_stmts;
 
+/// The data a kernel's clauses would name, for a message: `a`, `b`.
+fn kernel_clause_names(k: &crate::plan::KernelClauses) -> String {
+    let mut names: Vec<String> = k.maps.iter().map(|m| format!("`{}`", m.item)).collect();
+    names.extend(k.written_scalars.iter().map(|s| format!("`{s}`")));
+    names.extend(k.firstprivate.iter().map(|s| format!("firstprivate `{s}`")));
+    names.join(", ")
+}
+
 /// A function whose effects on data it shares with callers all happen inside its kernels:
 /// a caller may keep that data on the device around its calls.
 fn is_device_wrapper(
@@ -255,6 +263,25 @@ impl<'a> FnCtx<'a> {
             }
             if !(kc.firstprivate.is_empty() && kc.written_scalars.is_empty() && kc.maps.is_empty())
             {
+                let span = self.module.directive(kc.directive).directive.span;
+                if self.module.touches_macro_text(Span {
+                    start: span.end,
+                    end: span.end,
+                }) {
+                    // Clauses cannot be appended to what a macro or `_Pragma` writes.
+                    diags.push(PlanDiagnostic {
+                        unmapped: None,
+                        severity: Severity::Warning,
+                        span,
+                        message: format!(
+                            "this kernel is written through a macro or `_Pragma`: omplens does \
+                             not rewrite it; the clauses it needs ({}) are left to the \
+                             programmer",
+                            kernel_clause_names(&kc)
+                        ),
+                    });
+                    continue;
+                }
                 fp.kernels.push(kc);
             }
         }

@@ -40,7 +40,8 @@ pub struct DirectiveItems {
     /// Objects in `firstprivate`, `private`, `is_device_ptr`, `has_device_addr`, `reduction`
     /// and the like: not subject to the implicit map rules.
     pub other: Vec<Object>,
-    /// Objects in a `reduction` clause of the directive itself.
+    /// Objects in a `reduction` or `lastprivate` clause of the directive itself (mapped
+    /// `tofrom` on a combined construct).
     pub reductions: Vec<Object>,
     /// Objects in `private` or `firstprivate` clauses.
     pub private: Vec<Object>,
@@ -161,6 +162,15 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
             }
             // `shared` names the kernel's own (mapped) copy: nothing private about it.
             ClauseKind::Shared(_) => {}
+            // Task dependences order the construct; they do not touch the data environment
+            // (the kernel's `a` in `depend(out: a[0])` is still its mapped `a`).
+            ClauseKind::Depend { .. } => {}
+            // On a combined construct with `target`, a lastprivate item is also mapped
+            // `tofrom` (OpenMP 5.2 §17.2), like a reduction's.
+            ClauseKind::Lastprivate { .. } => {
+                out.reductions.push(object.clone());
+                out.other.push(object);
+            }
             _ => out.other.push(object),
         }
     }
