@@ -98,6 +98,7 @@ pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Fin
     }
     demote_when_not_compiling(module, &mut out);
     demote_chosen_at_run_time(module, &mut out);
+    withhold_fixes_for_host_pointer_members(module, &mut out);
     // Text a macro or `_Pragma` turned into a directive is not what the compiler reads: a fix
     // editing it cannot be checked against its meaning, so none is offered.
     if !module.macro_text.is_empty() {
@@ -226,6 +227,103 @@ pub fn demote_chosen_at_run_time(module: &Module, findings: &mut [Finding]) {
         if f.severity == Severity::Error || (correctness && !f.message.contains("(not certain:")) {
             f.severity = f.severity.max(Severity::Warning);
             f.message.push_str(&format!(" (not certain: {why})"));
+        }
+    }
+}
+
+/// A kernel that reaches data through a pointer member of an object variable (`s.out[i]`,
+/// or a method of `s` reading `this->out[i]`) uses the address the object was given on the
+/// host: mapping an object copies its bytes and attaches no pointer member (a lambda's
+/// captures are the exception). Maps of the arrays themselves do not change what such a
+/// kernel touches, so findings in its function say so and offer no fix (a changed map type
+/// would not repair it). Idempotent.
+pub fn withhold_fixes_for_host_pointer_members(module: &Module, findings: &mut [Finding]) {
+    use crate::ir::{Callee, ExprKind, TypeClass, TypeKind};
+    use crate::pragma::DirectiveKind;
+    // A declared mapper may attach the members; a map through the object does.
+    if module
+        .directives
+        .iter()
+        .any(|d| d.directive.kind == DirectiveKind::DeclareMapper)
+    {
+        return;
+    }
+    let attached = |name: &str| {
+        module.directives.iter().any(|d| {
+            d.directive
+                .clause_items()
+                .any(|(_, it)| it.base.name == name && !it.path.is_empty())
+        })
+    };
+    let pointer = |c: TypeClass| matches!(c, TypeClass::Pointer | TypeClass::PointerToConst);
+    // (function, object, member)
+    let mut reached: Vec<(Span, String, String)> = Vec::new();
+    for f in module.functions.iter() {
+        let Some(fspan) = f.span else { continue };
+        for k in crate::ir::kernel_stmts(module, f) {
+            let ks = f.stmt(k).span;
+            let object = |e: crate::ir::ExprId| match f.expr(f.strip_casts(e)).kind {
+                ExprKind::Var(v)
+                    if matches!(module.var(v).ty.referent().kind, TypeKind::Record(_)) =>
+                {
+                    Some(module.var(v).name.clone())
+                }
+                _ => None,
+            };
+            for e in f.exprs.iter() {
+                if !(ks.start <= e.span.start && e.span.end <= ks.end) {
+                    continue;
+                }
+                let hit = match &e.kind {
+                    ExprKind::Member {
+                        base: Some(b),
+                        arrow: false,
+                        field,
+                    } if pointer(e.class) => object(*b).map(|o| (o, field.clone())),
+                    ExprKind::Call {
+                        callee: Callee::Direct(c),
+                        receiver: Some(r),
+                        ..
+                    } => {
+                        let callee = module.function(*c);
+                        let member = callee.exprs.iter().find_map(|m| match &m.kind {
+                            ExprKind::Member { base, field, .. }
+                                if pointer(m.class)
+                                    && base.is_none_or(|b| {
+                                        matches!(callee.expr(b).kind, ExprKind::This)
+                                    }) =>
+                            {
+                                Some(field.clone())
+                            }
+                            _ => None,
+                        });
+                        object(*r).zip(member)
+                    }
+                    _ => None,
+                };
+                if let Some((o, m)) = hit {
+                    if !attached(&o) && !reached.iter().any(|(s, n, _)| *s == fspan && *n == o) {
+                        reached.push((fspan, o, m));
+                    }
+                }
+            }
+        }
+    }
+    for f in findings.iter_mut() {
+        let Some((_, name, member)) = reached
+            .iter()
+            .find(|(s, _, _)| s.start <= f.span.start && f.span.end <= s.end)
+        else {
+            continue;
+        };
+        f.fixes.clear();
+        let note = format!(
+            " (a kernel here reaches data through pointer members of `{name}`, which keep the \
+             addresses they hold on the host: mapping `{name}` copies its bytes and attaches \
+             no member, so map the members' data through it, e.g. `{name}.{member}[0:n]`)"
+        );
+        if !f.message.contains(&note) {
+            f.message.push_str(&note);
         }
     }
 }

@@ -71,7 +71,6 @@ struct Bodies {
     /// The body includes statements of another file.
     included: bool,
     labels_seen: Vec<String>,
-    record_inits: Vec<(ExprId, Vec<String>)>,
 }
 
 pub(super) struct Lowerer<'a> {
@@ -321,7 +320,6 @@ impl<'a> Lowerer<'a> {
             maps_own_data: false,
             header_kernels: false,
             member_stores: Vec::new(),
-            record_inits: Vec::new(),
             internal_linkage: c.has_internal_linkage(),
             external: None,
         });
@@ -439,7 +437,6 @@ impl<'a> Lowerer<'a> {
             .collect();
         let f = &mut self.module.functions[id];
         f.member_stores = member_stores;
-        f.record_inits = std::mem::take(&mut bodies.record_inits);
         f.params = params;
         f.has_body = true;
         f.in_main_file = !self.foreign;
@@ -1380,14 +1377,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_UnaryExpr => ExprKind::SizeOf(c.evaluate_int()),
             CXCursor_InitListExpr => {
                 let ch = c.children();
-                let elems = ch.iter().map(|k| self.expr(*k, d)).collect();
-                let fields = record_fields(c);
-                if !fields.is_empty() {
-                    let id = self.add_expr(ExprKind::InitList(elems), span, class);
-                    self.bodies.record_inits.push((id, fields));
-                    return id;
-                }
-                ExprKind::InitList(elems)
+                ExprKind::InitList(ch.iter().map(|k| self.expr(*k, d)).collect())
             }
             CXCursor_LambdaExpr if self.called_lambdas.contains(&c) => {
                 // Only called by name: its body is lowered at each call.
@@ -1832,24 +1822,6 @@ impl<'a> Lowerer<'a> {
             }
         }
     }
-}
-
-/// The field names, in order, of the record an initialiser list `c` initialises (none for
-/// an array or a scalar).
-fn record_fields(c: Cursor<'_>) -> Vec<String> {
-    let ty = c.ty().canonical();
-    if ty.kind() != CXType_Record {
-        return Vec::new();
-    }
-    ty.declaration()
-        .map(|d| {
-            d.children()
-                .into_iter()
-                .filter(|k| k.kind() == CXCursor_FieldDecl)
-                .map(|k| k.spelling())
-                .collect()
-        })
-        .unwrap_or_default()
 }
 
 /// The lambdas of function body `body` that initialise a local variable used only to be

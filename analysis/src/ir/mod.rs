@@ -220,9 +220,6 @@ pub struct Function {
     /// (parameter index, member): a constructor's `buf(b)`, a `this->buf = b` in its body.
     /// The object's later accesses through that member reach the argument's data.
     pub member_stores: Vec<(usize, String)>,
-    /// Brace initialisers of records in the body (`Scale s{a, b, 2.0}`), with the record's
-    /// field names in order: the k-th element initialises the k-th field.
-    pub record_inits: Vec<(ExprId, Vec<String>)>,
     /// Declared `static` (or in an anonymous namespace): no other translation unit calls it.
     pub internal_linkage: bool,
     /// For a function with no body here: what its definition in another translation unit of

@@ -964,13 +964,11 @@ pub fn member_targets(module: &Module, func: &Function) -> MemberTargets {
     };
     // The object each constructor call initialises.
     let mut constructed: HashMap<crate::ir::ExprId, VarId> = HashMap::new();
-    let mut constructed_vars: Vec<(VarId, crate::ir::ExprId)> = Vec::new();
     for st in func.stmts.iter() {
         if let crate::ir::StmtKind::Decl(ds) = &st.kind {
             for (v, init) in ds {
                 if let Some(e) = init {
                     constructed.insert(func.strip_casts(*e), *v);
-                    constructed_vars.push((*v, func.strip_casts(*e)));
                 }
             }
         }
@@ -1000,64 +998,6 @@ pub fn member_targets(module: &Module, func: &Function) -> MemberTargets {
                 if !held.contains(&v) {
                     held.push(v);
                 }
-            }
-        }
-    }
-    // Stores into members of local objects whose methods the function calls (a function
-    // object, `s(i)`): brace initialisers (`Scale s{a, b}`) and assignments (`s.out = b;`).
-    // (A plain struct passed by address is left to the callee's own view of its fields.)
-    let receivers: HashSet<VarId> = func
-        .exprs
-        .iter()
-        .filter_map(|e| match &e.kind {
-            ExprKind::Call {
-                callee: crate::ir::Callee::Direct(_),
-                receiver: Some(r),
-                ..
-            } => var_of(*r),
-            _ => None,
-        })
-        .collect();
-    let mut store = |holder: VarId, member: &str, value: crate::ir::ExprId| {
-        if !receivers.contains(&holder) {
-            return;
-        }
-        let Some(var) = var_of(value) else { return };
-        if !module.var(var).ty.referent().is_pointer() && !module.var(var).ty.is_pointer() {
-            return;
-        }
-        let slot = found.entry(member.to_string()).or_insert(Some(var));
-        if *slot != Some(var) {
-            *slot = None;
-        }
-        let held = out.holders.entry(holder).or_default();
-        if !held.contains(&var) {
-            held.push(var);
-        }
-    };
-    for (holder, init) in &constructed_vars {
-        let Some((_, fields)) = func.record_inits.iter().find(|(e, _)| e == init) else {
-            continue;
-        };
-        let ExprKind::InitList(elems) = &func.expr(*init).kind else {
-            continue;
-        };
-        for (value, field) in elems.iter().zip(fields) {
-            store(*holder, field, *value);
-        }
-    }
-    for e in func.exprs.iter() {
-        let ExprKind::Assign(None, lhs, rhs) = &e.kind else {
-            continue;
-        };
-        if let ExprKind::Member {
-            base: Some(base),
-            field,
-            arrow: false,
-        } = &func.expr(*lhs).kind
-        {
-            if let Some(h) = var_of(*base) {
-                store(h, field, *rhs);
             }
         }
     }

@@ -1,6 +1,7 @@
 // Each chunk of `a` is mapped to, computed on and copied back from its own device
 // (`device(d)` in loops). Every device has its own data environment; omplens models one, so
-// what it finds in such a function is uncertain and says so, with no fix.
+// what it finds in such a function is uncertain and says so, with no fix. (It warns about
+// chunks "on some paths": it does not sum the sections a loop maps; those warnings are false.)
 #include <stdio.h>
 #include <stdlib.h>
 

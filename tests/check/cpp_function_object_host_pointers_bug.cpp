@@ -1,7 +1,10 @@
-// A function object called in a kernel: `Scale` holds pointers, set by a brace initialiser,
-// and its call operator reads `in` and writes `out`. omplens follows the object's members to
-// the arrays they point to, so both maps are needed and nothing is stale (it reported `out`
-// as read stale on the host and `in` as copied for nothing, with a fix to `alloc`).
+// A function object holding pointers is called in a kernel. OpenMP maps the object by
+// copying its bytes: its pointer members keep host addresses (they are not attached to the
+// mapped arrays, unlike a lambda's captured pointers), so the kernel reads and writes the
+// host's arrays, not their device copies. The copy of `a` to the device is never read, and
+// `b`'s device copy, never written, is copied back over the host's results. (On a GPU the
+// kernel faults.) Mapping the members' data through the object, or building the object
+// inside the kernel from the mapped pointers, fixes it.
 #include <cstdio>
 #include <cstdlib>
 
