@@ -1388,7 +1388,10 @@ impl<'a> Lowerer<'a> {
                 {
                     self.next_pragma += 1;
                 }
-                ExprKind::Lambda
+                ExprKind::Other {
+                    what: "lambda followed at its calls".into(),
+                    children: Vec::new(),
+                }
             }
             CXCursor_LambdaExpr => {
                 self.module.diagnostics.push(Diagnostic {
@@ -1760,7 +1763,7 @@ impl<'a> Lowerer<'a> {
         if !guarded.is_empty() {
             let e = self.add_expr(
                 ExprKind::Call {
-                    callee: Callee::Named("a lambda's conditional code".into()),
+                    callee: Callee::Named(crate::ir::LAMBDA_CONDITIONAL_CODE.into()),
                     receiver: None,
                     args: guarded,
                 },

@@ -69,6 +69,10 @@ pub struct Module {
     pub macro_text: Vec<MacroText>,
 }
 
+/// The callee name under which a lambda followed at its call passes what its code under a
+/// condition or loop touches (and its arguments to reference or pointer parameters).
+pub const LAMBDA_CONDITIONAL_CODE: &str = "a lambda's conditional code";
+
 /// Main-file text a macro expanded into (part of) a directive.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct MacroText {

@@ -70,6 +70,14 @@ pub fn unknowns(module: &Module) -> Vec<Unknown> {
                 ExprKind::Call {
                     callee: Callee::Named(n),
                     ..
+                } if n == crate::ir::LAMBDA_CONDITIONAL_CODE => {
+                    "a lambda's code under a condition or loop, or its arguments passed by \
+                     reference (taken as may read and write)"
+                        .to_string()
+                }
+                ExprKind::Call {
+                    callee: Callee::Named(n),
+                    ..
                 } => format!("the call of `{n}` depends on a template parameter (not resolved)"),
                 ExprKind::Call {
                     callee: Callee::Indirect(c),

@@ -146,8 +146,8 @@ pub(super) struct FnInterp<'a> {
     member_targets: crate::semantics::effects::MemberTargets,
 }
 
-const UNRESOLVED: &str =
-    "omplens cannot resolve the callee (it depends on a template parameter or goes through a pointer)";
+const UNRESOLVED: &str = "omplens cannot see what the call does with it (the callee depends on a \
+     template parameter or goes through a pointer, or it is a lambda's code under a condition)";
 
 fn within(outer: Span, inner: Span) -> bool {
     outer.start <= inner.start && inner.end <= outer.end
