@@ -1699,17 +1699,7 @@ impl<'a> Lowerer<'a> {
     /// read and written). None for any other call.
     fn lambda_call(&mut self, c: Cursor<'a>, d: usize) -> Option<ExprKind> {
         const MAX_INLINED: usize = 8;
-        let target = c.referenced()?;
-        if !matches!(
-            target.kind(),
-            CXCursor_CXXMethod | CXCursor_FunctionTemplate
-        ) || target.spelling() != "operator()"
-            || !target
-                .semantic_parent()
-                .is_some_and(|p| p.spelling().starts_with("(lambda at "))
-        {
-            return None;
-        }
+        let target = c.referenced().filter(|t| is_lambda_operator(*t))?;
         let body = target
             .children()
             .into_iter()
@@ -1827,6 +1817,15 @@ impl<'a> Lowerer<'a> {
     }
 }
 
+/// Whether `f` is the call operator of a lambda's closure type (a generic lambda's is a
+/// template).
+fn is_lambda_operator(f: Cursor<'_>) -> bool {
+    matches!(f.kind(), CXCursor_CXXMethod | CXCursor_FunctionTemplate)
+        && f.spelling() == "operator()"
+        && f.semantic_parent()
+            .is_some_and(|p| p.spelling().starts_with("(lambda at "))
+}
+
 /// The lambdas of function body `body` that initialise a local variable used only to be
 /// called (`auto f = [..](..) {..};` and then only `f(..)`).
 fn called_only_lambdas<'a>(body: Cursor<'a>) -> Vec<Cursor<'a>> {
@@ -1845,12 +1844,7 @@ fn called_only_lambdas<'a>(body: Cursor<'a>) -> Vec<Cursor<'a>> {
         None
     };
     let is_lambda_call = |k: Cursor<'_>| {
-        k.kind() == CXCursor_CallExpr
-            && k.referenced().is_some_and(|t| {
-                t.spelling() == "operator()"
-                    && t.semantic_parent()
-                        .is_some_and(|p| p.spelling().starts_with("(lambda at "))
-            })
+        k.kind() == CXCursor_CallExpr && k.referenced().is_some_and(is_lambda_operator)
     };
     let mut vars = Vec::new(); // (variable, its lambda, uses, calls)
     let mut refs = Vec::new(); // referenced declarations of every DeclRefExpr

@@ -195,6 +195,7 @@ impl Macros {
     pub fn expand_pragma_line(&self, raw: &str, at: u32) -> Option<Expanded> {
         let b = raw.as_bytes();
         let lits = regions(raw);
+        let mut next_lit = 0;
         let mut out = Expanded::default();
         let mut copied = 0;
         let mut depth = 0i32;
@@ -202,7 +203,10 @@ impl Macros {
         let mut i = 0;
         let mut any = false;
         while i < b.len() {
-            if let Some(r) = lits.iter().find(|r| r.start == i) {
+            while next_lit < lits.len() && lits[next_lit].end <= i {
+                next_lit += 1;
+            }
+            if let Some(r) = lits.get(next_lit).filter(|r| r.start <= i) {
                 i = r.end.max(i + 1);
                 continue;
             }
@@ -527,7 +531,7 @@ fn operators(toks: &[Tok]) -> Option<Vec<String>> {
 
 /// The text a `_Pragma` string literal stands for (C 6.10.9: the prefix and quotes removed,
 /// `\"` and `\\` unescaped).
-pub fn destringize(lit: &str) -> Option<String> {
+fn destringize(lit: &str) -> Option<String> {
     let lit = lit.strip_prefix('L').unwrap_or(lit);
     let inner = lit.strip_prefix('"')?.strip_suffix('"')?;
     Some(inner.replace("\\\"", "\"").replace("\\\\", "\\"))
