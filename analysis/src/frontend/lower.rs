@@ -62,6 +62,13 @@ struct HeaderBody<'a> {
     src: std::rc::Rc<SourceText>,
 }
 
+/// A project header's text, read once per lowering.
+struct HeaderFile {
+    src: std::rc::Rc<SourceText>,
+    /// It writes an OpenMP directive as `_Pragma` somewhere.
+    operator_pragma: bool,
+}
+
 /// The arenas of the function being lowered.
 #[derive(Default)]
 struct Bodies {
@@ -91,8 +98,11 @@ pub(super) struct Lowerer<'a> {
     /// Lowering declarations of a project header the file includes: function bodies are
     /// lowered for what they do (their effects), never reported on or rewritten.
     foreign: bool,
-    /// Texts of the headers read so far (to see whether a body holds OpenMP pragmas).
-    header_texts: std::collections::HashMap<String, Option<String>>,
+    /// The headers read so far (to see whether a body holds OpenMP pragmas), each read and
+    /// scanned once: a header of accessors has hundreds of bodies.
+    header_texts: HashMap<String, Option<std::rc::Rc<HeaderFile>>>,
+    /// Each header's ranges the preprocessor skipped, asked of libclang once.
+    header_skipped: HashMap<String, std::rc::Rc<Vec<(u32, u32)>>>,
     /// The unit being lowered (for the files of its headers).
     tu: Option<&'a TranslationUnit>,
     /// Set while a project-header body is lowered with its own directives.
@@ -129,7 +139,8 @@ impl<'a> Lowerer<'a> {
             last_span: Span::default(),
             scopes: Vec::new(),
             foreign: false,
-            header_texts: std::collections::HashMap::new(),
+            header_texts: HashMap::new(),
+            header_skipped: HashMap::new(),
             tu: None,
             header: None,
             header_bands: HashMap::new(),
@@ -470,14 +481,29 @@ impl<'a> Lowerer<'a> {
     /// Whether the header of declaration `c` writes an OpenMP directive as `_Pragma` anywhere
     /// (a macro its bodies may use: `#define LOOP _Pragma("omp target …")`), which omplens
     /// does not read.
-    fn header_operator_pragma(&self, c: Cursor<'a>) -> bool {
+    fn header_operator_pragma(&mut self, c: Cursor<'a>) -> bool {
         let Some((file, _, _)) = c.file_extent() else {
             return false;
         };
+        self.header_file(&file).is_some_and(|h| h.operator_pragma)
+    }
+
+    /// The header at `path`, read and scanned on first use.
+    fn header_file(&mut self, path: &str) -> Option<std::rc::Rc<HeaderFile>> {
         self.header_texts
-            .get(&file)
-            .and_then(|t| t.as_deref())
-            .is_some_and(|t| t.contains("_Pragma") && t.contains("omp"))
+            .entry(path.to_string())
+            .or_insert_with(|| {
+                // (A Latin-1 `©` in a comment: still the header's text, offsets kept.)
+                let text = std::fs::read(path)
+                    .ok()
+                    .map(crate::text::bytes::lossy_same_offsets)?;
+                let operator_pragma = text.contains("_Pragma") && text.contains("omp");
+                Some(std::rc::Rc::new(HeaderFile {
+                    src: std::rc::Rc::new(SourceText::new(text)),
+                    operator_pragma,
+                }))
+            })
+            .clone()
     }
 
     /// For a header function `c` whose body holds OpenMP pragmas: its header's path, the
@@ -495,14 +521,19 @@ impl<'a> Lowerer<'a> {
         if text.contains("_Pragma") || self.header_operator_pragma(c) {
             return None;
         }
-        let whole = self.header_texts.get(&path)?.clone()?;
-        if whole.len() >= crate::ir::header_band::WIDTH as usize {
+        let whole = self.header_file(&path)?;
+        if whole.src.text.len() >= crate::ir::header_band::WIDTH as usize {
             return None;
         }
         let next = self.header_bands.len() as u32;
         let band = *self.header_bands.entry(path.clone()).or_insert(next);
         let base = crate::ir::header_band::base(band)?;
-        let skipped = lc::skipped_ranges(self.tu?, &path);
+        let tu = self.tu?;
+        let skipped = self
+            .header_skipped
+            .entry(path.clone())
+            .or_insert_with(|| std::rc::Rc::new(lc::skipped_ranges(tu, &path)))
+            .clone();
         let mut pending = Vec::new();
         let mut infos = Vec::new();
         for raw in crate::pragma::scan_pragmas(&text) {
@@ -529,23 +560,16 @@ impl<'a> Lowerer<'a> {
             pending.push(PendingPragma { offset, dir });
         }
         let _ = end;
-        let src = std::rc::Rc::new(SourceText::new(whole));
+        let src = whole.src.clone();
         Some((path, (HeaderBody { file, base, src }, pending)))
     }
 
     /// The text of declaration `c` in its own file (a project header), read once per file.
     fn header_body(&mut self, c: Cursor<'a>) -> Option<&str> {
         let (file, start, end) = c.file_extent()?;
-        self.header_texts
-            .entry(file.clone())
-            .or_insert_with(|| {
-                // (A Latin-1 `©` in a comment: still the header's text, offsets kept.)
-                std::fs::read(&file)
-                    .ok()
-                    .map(crate::text::bytes::lossy_same_offsets)
-            })
-            .as_deref()?
-            .get(start as usize..end as usize)
+        self.header_file(&file)?;
+        let h = self.header_texts.get(&file)?.as_deref()?;
+        h.src.text.get(start as usize..end as usize)
     }
 
     /// For the text of declaration `c` (a header function with OpenMP pragmas, which omplens

@@ -3,8 +3,8 @@
 //! program").
 //!
 //! For a file whose functions call a project function without a body here, the files of the
-//! same compile database in the file's directory (and below it) that mention the function's
-//! name are parsed with their own flags, and the effect summaries of their functions with
+//! same compile database in the file's directory (and below it) whose text may define a
+//! function of that name (`defined`) are parsed with their own flags, and the effect summaries of their functions with
 //! external linkage are attached to the matching declarations here (by qualified name and
 //! number of parameters; a name two files define is left alone). A function that maps data
 //! or launches kernels (or calls one that does) is not exported: its mappings are not
@@ -16,6 +16,7 @@
 //! unreadable or stale entry is recomputed; a cache that cannot be written is skipped.
 
 mod cache;
+mod defined;
 
 use crate::frontend::flags::{self, Resolver};
 use crate::ir::effect::ExternalSummary;
@@ -103,7 +104,7 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
         .take(MAX_CANDIDATES);
     for file in candidates {
         crate::budget::tick("reading the project's other files");
-        let Some(ids) = identifiers_of(&file) else {
+        let Some(ids) = defined_names_of(&file) else {
             continue;
         };
         if !names.iter().any(|n| ids.contains(*n)) {
@@ -197,9 +198,9 @@ fn stamp(file: &Path) -> Option<(u64, std::time::SystemTime)> {
     Some((meta.len(), meta.modified().ok()?))
 }
 
-/// The identifiers of `file`'s text, read once per process while the file stays the same
-/// (a run over a tree asks for the same files' names again and again).
-fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
+/// The names `file`'s text may define (`defined`), read once per process while the file
+/// stays the same (a run over a tree asks for the same files' names again and again).
+fn defined_names_of(file: &Path) -> Option<Arc<HashSet<String>>> {
     type Memo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), Arc<HashSet<String>>)>>;
     static M: OnceLock<Memo> = OnceLock::new();
     let stamp = stamp(file)?;
@@ -210,12 +211,7 @@ fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
         }
     }
     let text = read_small(file)?;
-    let ids: Arc<HashSet<String>> = Arc::new(
-        crate::text::scan::identifiers(&text)
-            .into_iter()
-            .map(str::to_string)
-            .collect(),
-    );
+    let ids = Arc::new(defined::defined_names(&text));
     memo.lock()
         .ok()?
         .insert(file.to_path_buf(), (stamp, ids.clone()));

@@ -115,3 +115,16 @@ fn the_disk_cache_is_used_and_follows_the_defining_files_text() {
     attach_with_cache(&mut m, Some(cache.path()));
     assert!(external(&m, "scale").is_some());
 }
+
+#[test]
+fn a_file_that_only_calls_the_function_is_not_parsed() {
+    // A second driver that calls `scale` and `launch` too (a copy of the program, another
+    // benchmark of the directory): reading it cannot give their summaries.
+    let other = "void scale(double *v, int n);\nvoid launch(double *v, int n);\nint run(void) {\n  double w[4] = {0};\n  if (w[0] == 0) { scale(w, 4); }\n  launch(w, 4);\n  return 0;\n}\n";
+    let dir = project(&[("main.c", MAIN), ("other.c", other), ("util.c", UTIL)]);
+    let mut m = lowered(dir.path(), "main.c");
+    let read = attach_with_cache(&mut m, None);
+    assert_eq!(read.len(), 1, "{read:?}");
+    assert!(read[0].ends_with("util.c"), "{read:?}");
+    assert!(external(&m, "scale").is_some());
+}
