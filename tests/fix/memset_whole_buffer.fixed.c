@@ -14,7 +14,7 @@ int main(void) {
   for (int i = 0; i < n; i++)
     in[i] = (float)(i % 13);
   double s = 0;
-#pragma omp target data map(to: in[0:n]) map(tofrom: acc[0:n])
+#pragma omp target data map(to: in[0:n]) map(from: acc[0:n])
   for (int r = 0; r < 4; r++) {
     memset(acc, 0, bytes);
 #pragma omp target update to(acc[0:n])

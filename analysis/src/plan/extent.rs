@@ -66,7 +66,7 @@ const DEVICE_ONLY: &[&str] = &[
 ];
 
 /// `v[0:LEN]` for a pointer whose allocation in function `id` has a length omplens reads.
-fn allocation_extent(module: &Module, id: FuncId, v: VarId) -> Option<Extent> {
+pub fn allocation_extent(module: &Module, id: FuncId, v: VarId) -> Option<Extent> {
     let var = module.var(v);
     let TypeKind::Pointer(elem) = &var.ty.referent().kind else {
         return None;

@@ -979,10 +979,14 @@ impl<'a> FnCtx<'a> {
                     break;
                 }
             }
+            let (item, bytes) = match self.written_part(o, &item, s) {
+                Some(part) => (part, None),
+                None => (item.clone(), bytes),
+            };
             updates.push(PlannedUpdate {
                 motion: Motion::To,
                 name: name.clone(),
-                item: item.clone(),
+                item,
                 anchor: self.anchor(s),
                 side: Side::After,
                 why: format!(
@@ -1095,6 +1099,30 @@ impl<'a> FnCtx<'a> {
         Some(format!("{name}[{}]", out?))
     }
 
+    /// The part of `o` that statement `s` (a host statement, or a loop of them) touches,
+    /// as a section to send after it instead of `item`, when `item` is all of `o`'s
+    /// allocation: what the host did not touch there is on the device as it was sent
+    /// before, and a section of the allocation the host writes lies inside it (or the
+    /// host program itself writes out of bounds). The section's names are the statement's,
+    /// not written in it, so they are in scope and hold their values right after it.
+    fn written_part(&self, o: &Object, item: &str, s: StmtId) -> Option<String> {
+        let Object::Var(v) = o else { return None };
+        let whole = extent::allocation_extent(self.module, self.id, *v)?;
+        if whole.item != item {
+            return None;
+        }
+        let sec = crate::semantics::sections::accessed_section_named(
+            self.module,
+            self.id,
+            self.g,
+            *v,
+            &[s],
+        )
+        .ok()?;
+        let part = format!("{}[{sec}]", self.module.var(*v).name);
+        (part != item).then_some(part)
+    }
+
     /// `a` and `b` are statements of one block, `a` first, and the statements from `a` up to
     /// `b` write nothing on the device (`touches(stmt, true)`).
     fn quiet_between(&self, a: Span, b: Span, touches: &dyn Fn(StmtId, bool) -> bool) -> bool {
@@ -1129,7 +1157,8 @@ impl<'a> FnCtx<'a> {
     /// Data visible outside the function after it returns.
     /// Whether the host copy of `o` holds no value when `region` begins, so that copying it
     /// in would move indeterminate bytes: memory this function allocates uninitialised
-    /// (`malloc`, `new float[n]`), that no host code writes (here or through a call), that no
+    /// (`malloc`, `new float[n]`, a local array with no initialiser), that no host code
+    /// writes before the region (here or through a call), that no
     /// other construct maps, and a region that runs once per call (in no loop: a copy back
     /// from an earlier run would give the host a value). The device copy is then as unset
     /// as the host's on every path where no kernel writes it first (a loop of kernels that
@@ -1142,8 +1171,17 @@ impl<'a> FnCtx<'a> {
             start: 0,
             end: u32::MAX,
         };
-        crate::semantics::sections::holds_only_indeterminate_allocations(self.module, self.id, *v)
-            && (0..n).all(|i| !evs(i).any(|e| !e.1 && e.3))
+        // Only what the host writes before the region could be preserved: the region runs
+        // once, so nothing after it reaches its entry.
+        let before = |i: usize| {
+            !region.nodes[i]
+                && self
+                    .node_stmt_span(i)
+                    .is_none_or(|s| s.start < region.span.start)
+        };
+        (crate::semantics::sections::holds_only_indeterminate_allocations(self.module, self.id, *v)
+            || crate::semantics::sections::uninitialised_local_array(self.module, self.id, *v))
+            && (0..n).all(|i| !before(i) || !evs(i).any(|e| !e.1 && e.3))
             && (0..n).all(|i| region.nodes[i] || !evs(i).any(|e| e.1))
             && region
                 .range

@@ -1784,6 +1784,24 @@ pub fn holds_only_indeterminate_allocations(module: &Module, func: FuncId, var: 
         )
 }
 
+/// Whether `var` is an automatic array of scalars of `func` declared with no initialiser
+/// (`int count[1];`): its elements are indeterminate until written.
+pub fn uninitialised_local_array(module: &Module, func: FuncId, var: VarId) -> bool {
+    let v = module.var(var);
+    let scalars = matches!(
+        &v.ty.kind,
+        TypeKind::Array { element, .. } if matches!(
+            element.kind,
+            TypeKind::Bool | TypeKind::Integer | TypeKind::Floating | TypeKind::Enum
+        )
+    );
+    v.storage == crate::ir::Storage::Local
+        && scalars
+        && module.function(func).stmts.iter().any(|st| {
+            matches!(&st.kind, StmtKind::Decl(ds) if ds.iter().any(|(x, init)| *x == var && init.is_none()))
+        })
+}
+
 /// [`holds_only_own_allocations`] for a local pointer of function `func`: its declaration and
 /// every assignment give it an allocation (of any size) or null, and its value and address
 /// go nowhere else but into locals for which `alias` holds and that hold nothing else

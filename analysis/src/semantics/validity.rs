@@ -393,6 +393,15 @@ pub(crate) fn is_partial_write(a: &Access) -> bool {
     }
 }
 
+/// `a[k]` of an array of one element (`int count[1]`): in bounds, that is the whole array.
+fn all_of_a_one_element_array(module: &Module, a: &Access) -> bool {
+    matches!(
+        (a.root, a.path.as_slice()),
+        (Root::Var(v), [crate::ir::access::PathElem::Index(_)])
+            if matches!(module.var(v).ty.referent().kind, crate::ir::TypeKind::Array { len: Some(1), .. })
+    )
+}
+
 /// The path of an access through `this`, without the dereference of `this` itself.
 pub(crate) fn member_path(a: &Access) -> &[crate::ir::access::PathElem] {
     match a.path.first() {
@@ -539,6 +548,8 @@ pub(crate) fn node_events(
         let ty = &module.var(v).ty.referent().kind;
         let one_dim = match ty {
             crate::ir::TypeKind::Pointer(t) => !t.is_pointer() && !t.is_array(),
+            // The element of a one-element array (`int count[1]`) is all of it.
+            crate::ir::TypeKind::Array { len: Some(1), .. } => false,
             crate::ir::TypeKind::Array { element, .. } => !element.is_array(),
             _ => false,
         };
@@ -605,7 +616,8 @@ pub(crate) fn node_events(
                                         || (a.kind.writes()
                                             && el.is_none()
                                             && is_partial_write(a)
-                                            && !overwrites(n, a)),
+                                            && !overwrites(n, a)
+                                            && !all_of_a_one_element_array(module, a)),
                                     a.kind.writes(),
                                 )
                             }
