@@ -67,6 +67,7 @@ declare_rules! {
     OMP107 => section_past_allocation,
     OMP108 => entered_never_exited,
     OMP109 => update_not_present,
+    OMP110 => unfinished_nowait_kernel,
     OMP201 => copy_in_loop,
     OMP202 => redundant_copy,
     OMP203 => round_trip,

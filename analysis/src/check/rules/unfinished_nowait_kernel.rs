@@ -1,0 +1,511 @@
+//! OMP110: data a `target ... nowait` kernel may still be using is touched before anything
+//! waits for the kernel.
+//!
+//! A `nowait` kernel is a deferred target task: its copies in, its code and its copies back
+//! run whenever the runtime schedules them, until a `taskwait` or a barrier waits for it.
+//! Until then the host must not write what the task copies in or back, nor read what it
+//! copies back, and no other target construct may touch what the kernel writes on the
+//! device (or write what it reads) unless `depend` clauses on both order them: a target
+//! construct without `nowait` does not wait for earlier deferred tasks (OpenMP 5.2 §13.8,
+//! §15.5). Kernels inside another construct than `target data` (a `parallel` region, a
+//! `task`) are left alone: who waits for them is not followed here. A function that returns
+//! while such a kernel may still run on global data passes the kernel on to its callers (one
+//! level): `saxpy(); check();` with the kernel in `saxpy` and the read in `check`.
+
+use super::common::{finding, line};
+use super::{Code, Context, Family, Rule};
+use crate::check::env::{object_name, Object};
+use crate::check::{Finding, Related, Severity};
+use crate::ir::cfg::{BlockId, Cfg, NodeKind};
+use crate::ir::{DirId, FuncId, Module, Span, Storage};
+use crate::pragma::{ClauseKind, Directive, DirectiveKind};
+use crate::semantics::validity::{calls_in, node_events, RawEvent};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+pub(super) const RULE: Rule = Rule {
+    code: Code::OMP110,
+    name: "unfinished-nowait-kernel",
+    family: Family::Correctness,
+    severity: Severity::Error,
+    summary: "Data a `target ... nowait` kernel copies or writes is used before a `taskwait` or barrier waits for the kernel: a data race.",
+    doc: include_str!("unfinished_nowait_kernel.md"),
+    tags: &[],
+};
+
+fn has(d: &Directive, pick: fn(&ClauseKind) -> bool) -> bool {
+    d.clauses.iter().any(|c| pick(&c.kind))
+}
+
+fn is_nowait_kernel(d: &Directive) -> bool {
+    d.kind.is_offload_kernel() && has(d, |k| matches!(k, ClauseKind::Nowait))
+}
+
+fn has_depend(d: &Directive) -> bool {
+    has(d, |k| matches!(k, ClauseKind::Depend { .. }))
+}
+
+/// A directive after which no task generated before it is still running: `taskwait`,
+/// `barrier`, the end of a `taskgroup`.
+fn waits(kind: &NodeKind, module: &Module) -> bool {
+    match kind {
+        NodeKind::Standalone(d) => matches!(
+            module.directive(*d).directive.kind,
+            DirectiveKind::Taskwait | DirectiveKind::Barrier
+        ),
+        NodeKind::Exit(d) => module.directive(*d).directive.kind == DirectiveKind::Taskgroup,
+        _ => false,
+    }
+}
+
+/// A target construct without `nowait` that has `depend` clauses: an undeferred task that
+/// the encountering thread waits for, itself ordered after the earlier task whose
+/// dependences it names (omplens takes them to overlap), so the earlier task has finished
+/// when it ends.
+fn ordered_wait(kind: &NodeKind, module: &Module) -> bool {
+    let d = match kind {
+        NodeKind::Enter(d) | NodeKind::Standalone(d) => *d,
+        _ => return false,
+    };
+    let d = &module.directive(d).directive;
+    (d.kind.is_offload_kernel() || d.kind.is_data_mapping())
+        && has_depend(d)
+        && !has(d, |k| matches!(k, ClauseKind::Nowait))
+}
+
+/// What an unfinished task uses: (objects it copies back, objects it copies in, objects it
+/// reads on the device, objects it writes there).
+#[derive(Clone, Default)]
+struct Uses {
+    out: BTreeSet<Object>,
+    into: BTreeSet<Object>,
+    dev_read: BTreeSet<Object>,
+    dev_write: BTreeSet<Object>,
+}
+
+impl Uses {
+    fn is_empty(&self) -> bool {
+        self.out.is_empty()
+            && self.into.is_empty()
+            && self.dev_read.is_empty()
+            && self.dev_write.is_empty()
+    }
+
+    /// How event `e` (not of the task itself, unless reached again around a loop) races with
+    /// the task, if it does: "read" or "written", and what the task does with the object.
+    fn conflict(&self, e: &RawEvent, ordered_on_device: bool) -> Option<(&'static str, &'static str)> {
+        let (o, dev, r, w, _) = e;
+        let did = if *w { "written" } else { "read" };
+        if *dev {
+            if ordered_on_device {
+                return None;
+            }
+            if self.dev_write.contains(o) && (*r || *w) {
+                return Some((did, "writes it on the device"));
+            }
+            if self.dev_read.contains(o) && *w {
+                return Some((did, "reads it on the device"));
+            }
+            return None;
+        }
+        if self.out.contains(o) && (*r || *w) {
+            return Some((did, "copies it back to the host"));
+        }
+        if self.into.contains(o) && *w {
+            return Some((did, "copies it to the device"));
+        }
+        None
+    }
+}
+
+/// Where an unfinished task comes from: a kernel of this function, or a call of a function
+/// that returns with one of its kernels unfinished.
+struct Origin {
+    /// The kernel's directive.
+    kernel: Span,
+    /// The kernel's statement, when it is in this function.
+    stmt: Option<crate::ir::StmtId>,
+    /// The call through which it reaches this function (None: the kernel is here).
+    call: Option<(Span, String)>,
+    has_depend: bool,
+    uses: Uses,
+}
+
+pub fn findings(cx: &Context) -> Vec<Finding> {
+    let module = cx.module;
+    if !module.directives.iter().any(|d| is_nowait_kernel(&d.directive)) {
+        return Vec::new();
+    }
+    let sums = crate::semantics::effects::summarize(module);
+    let events: HashMap<FuncId, _> = cx
+        .facts
+        .cfgs
+        .iter_enumerated()
+        .filter_map(|(f, g)| g.as_ref().map(|g| (f, node_events(module, f, g, &sums))))
+        .collect();
+    // Kernels of each function that may still run when it returns, on global data.
+    let mut leftover: HashMap<FuncId, Vec<Origin>> = HashMap::new();
+    let mut out = Vec::new();
+    for pass in 0..2 {
+        for (fid, g) in cx.facts.cfgs.iter_enumerated() {
+            let (Some(g), Some(evs)) = (g, events.get(&fid)) else {
+                continue;
+            };
+            for (at, origin) in origins(cx, fid, g, evs, &leftover, pass) {
+                let walk = walk(cx, fid, g, evs, at, &origin);
+                if pass == 0 && walk.reaches_exit && origin.call.is_none() {
+                    let globals = |s: &BTreeSet<Object>| -> BTreeSet<Object> {
+                        s.iter()
+                            .filter(|o| matches!(o, Object::Var(v) if matches!(module.var(*v).storage, Storage::Global | Storage::StaticGlobal)))
+                            .cloned()
+                            .collect()
+                    };
+                    let uses = Uses {
+                        out: globals(&origin.uses.out),
+                        into: globals(&origin.uses.into),
+                        dev_read: globals(&origin.uses.dev_read),
+                        dev_write: globals(&origin.uses.dev_write),
+                    };
+                    if !uses.is_empty() {
+                        leftover.entry(fid).or_default().push(Origin { uses, ..origin });
+                        continue;
+                    }
+                }
+                if (pass == 0) == origin.call.is_none() {
+                    out.extend(walk.findings);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The unfinished tasks that start in `fid`: its `nowait` kernels (pass 0), or its calls of
+/// functions that return with one unfinished (pass 1). Each with the node after which the
+/// task may be running: (block, index of the node after).
+fn origins(
+    cx: &Context,
+    fid: FuncId,
+    g: &Cfg,
+    evs: &crate::ir::IndexVec<BlockId, Vec<Vec<RawEvent>>>,
+    leftover: &HashMap<FuncId, Vec<Origin>>,
+    pass: usize,
+) -> Vec<((BlockId, usize), Origin)> {
+    let module = cx.module;
+    let func = module.function(fid);
+    let mut out = Vec::new();
+    // Spans of the constructs of this function other than `target data` and kernels.
+    let nests: Vec<Span> = g
+        .blocks
+        .iter()
+        .flat_map(|b| &b.nodes)
+        .filter_map(|n| match n.kind {
+            NodeKind::Enter(d) => {
+                let k = module.directive(d).directive.kind;
+                (k != DirectiveKind::TargetData && !k.is_offload_kernel())
+                    .then(|| func.stmt(n.stmt).span)
+            }
+            _ => None,
+        })
+        .collect();
+    for (b, block) in g.blocks.iter_enumerated() {
+        for (i, n) in block.nodes.iter().enumerate() {
+            if pass == 0 {
+                let NodeKind::Enter(d) = n.kind else { continue };
+                let info = module.directive(d);
+                if !is_nowait_kernel(&info.directive) {
+                    continue;
+                }
+                let span = func.stmt(n.stmt).span;
+                if nests.iter().any(|s| s.start <= span.start && span.end <= s.end) {
+                    continue;
+                }
+                let Some(exit) = exit_of(g, d) else { continue };
+                out.push((
+                    exit,
+                    Origin {
+                        kernel: info.directive.span,
+                        stmt: Some(n.stmt),
+                        call: None,
+                        has_depend: has_depend(&info.directive),
+                        uses: kernel_uses(cx, fid, g, evs, d, span),
+                    },
+                ));
+            } else {
+                for callee in calls_in(func, &n.exprs) {
+                    for o in leftover.get(&callee).into_iter().flatten() {
+                        out.push((
+                            (b, i + 1),
+                            Origin {
+                                kernel: o.kernel,
+                                stmt: None,
+                                call: Some((func.stmt(n.stmt).span, module.function(callee).name.clone())),
+                                has_depend: o.has_depend,
+                                uses: o.uses.clone(),
+                            },
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The node after the exit of directive `d`'s region.
+fn exit_of(g: &Cfg, d: DirId) -> Option<(BlockId, usize)> {
+    g.blocks.iter_enumerated().find_map(|(b, block)| {
+        block
+            .nodes
+            .iter()
+            .position(|n| n.kind == NodeKind::Exit(d))
+            .map(|i| (b, i + 1))
+    })
+}
+
+fn kernel_uses(
+    cx: &Context,
+    fid: FuncId,
+    g: &Cfg,
+    evs: &crate::ir::IndexVec<BlockId, Vec<Vec<RawEvent>>>,
+    d: DirId,
+    span: Span,
+) -> Uses {
+    let func = cx.module.function(fid);
+    let mut u = Uses::default();
+    for c in cx.facts.copies.iter().filter(|c| c.func == fid && c.dir == d) {
+        if c.to_device {
+            u.into.insert(c.object.clone());
+        } else {
+            u.out.insert(c.object.clone());
+        }
+    }
+    for (b, block) in g.blocks.iter_enumerated() {
+        for (i, n) in block.nodes.iter().enumerate() {
+            let s = func.stmt(n.stmt).span;
+            if !(span.start <= s.start && s.end <= span.end) {
+                continue;
+            }
+            for (o, dev, r, w, _) in &evs[b][i] {
+                if !*dev || !shared_on_device(cx.module, o, span, &u) {
+                    continue;
+                }
+                if *r {
+                    u.dev_read.insert(o.clone());
+                }
+                if *w {
+                    u.dev_write.insert(o.clone());
+                }
+            }
+        }
+    }
+    u
+}
+
+/// Whether a kernel's access of `o` is of memory other tasks can see: not a variable
+/// declared inside the kernel (`span`), and not a scalar the kernel takes `firstprivate`
+/// (one it does not copy: its own copy is made when the task is created).
+fn shared_on_device(module: &Module, o: &Object, span: Span, u: &Uses) -> bool {
+    let Object::Var(v) = o else { return true };
+    let var = module.var(*v);
+    if var.span.is_some_and(|d| span.start <= d.start && d.end <= span.end) {
+        return false;
+    }
+    let ty = var.ty.referent();
+    ty.is_pointer()
+        || ty.is_array()
+        || matches!(ty.kind, crate::ir::TypeKind::Record(_))
+        || u.into.contains(o)
+        || u.out.contains(o)
+}
+
+struct Walk {
+    findings: Vec<Finding>,
+    reaches_exit: bool,
+}
+
+/// Follows the paths from `at` until something waits for the task, reporting the first
+/// racing use of each object.
+fn walk(
+    cx: &Context,
+    fid: FuncId,
+    g: &Cfg,
+    evs: &crate::ir::IndexVec<BlockId, Vec<Vec<RawEvent>>>,
+    at: (BlockId, usize),
+    origin: &Origin,
+) -> Walk {
+    let module = cx.module;
+    let func = module.function(fid);
+    // Kernels of this function and whether they have `depend` clauses.
+    let kernels: Vec<(Span, bool, crate::ir::StmtId)> = g
+        .blocks
+        .iter()
+        .flat_map(|b| &b.nodes)
+        .filter_map(|n| match n.kind {
+            NodeKind::Enter(d) | NodeKind::Standalone(d)
+                if module.directive(d).directive.kind.is_offload_kernel()
+                    || module.directive(d).directive.kind.is_data_mapping() =>
+            {
+                Some((
+                    func.stmt(n.stmt).span,
+                    has_depend(&module.directive(d).directive),
+                    n.stmt,
+                ))
+            }
+            _ => None,
+        })
+        .collect();
+    let mut reported: BTreeMap<Object, (Finding, BlockId, bool)> = BTreeMap::new();
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let mut reaches_exit = false;
+    let mut stack = vec![at];
+    while let Some((b, start)) = stack.pop() {
+        crate::budget::tick("nowait kernels");
+        let block = g.block(b);
+        let mut stopped = false;
+        for i in start..block.nodes.len() {
+            let n = &block.nodes[i];
+            if waits(&n.kind, module) || (origin.has_depend && ordered_wait(&n.kind, module)) {
+                stopped = true;
+                break;
+            }
+            let s = func.stmt(n.stmt).span;
+            let ordered = origin.has_depend
+                && kernels
+                    .iter()
+                    .any(|(k, dep, _)| *dep && k.start <= s.start && s.end <= k.end);
+            for e in &evs[b][i] {
+                if reported.contains_key(&e.0) {
+                    continue;
+                }
+                let Some((did, what)) = origin.uses.conflict(e, ordered) else {
+                    continue;
+                };
+                let name = object_name(module, &e.0);
+                let side = if e.1 { "by a kernel" } else { "on the host" };
+                let from = match &origin.call {
+                    None => format!("the `nowait` kernel at line {}", line(cx, origin.kernel)),
+                    Some((_, callee)) => format!(
+                        "the `nowait` kernel at line {} (in `{callee}`, which returns without waiting for it)",
+                        line(cx, origin.kernel)
+                    ),
+                };
+                // Two kernels race for certain only where they touch the same part of
+                // the data (the same section in both); else they may write disjoint parts.
+                let sure = !e.1 || {
+                    let other = kernels
+                        .iter()
+                        .find(|(k, _, _)| k.start <= s.start && s.end <= k.end)
+                        .map(|(_, _, st)| *st);
+                    match (origin.stmt, other, &e.0) {
+                        (Some(k1), Some(k2), Object::Var(v)) => {
+                            let sec = |k| {
+                                crate::semantics::sections::accessed_section(module, fid, g, *v, &[k])
+                            };
+                            sec(k1).is_some_and(|a| sec(k2).is_some_and(|b| a == b))
+                        }
+                        _ => false,
+                    }
+                };
+                let race = if sure {
+                    "so this is a data race"
+                } else {
+                    "so the two may run at once (a data race where they touch the same elements)"
+                };
+                let mut x = finding(
+                    RULE.code,
+                    false,
+                    s,
+                    format!(
+                        "`{name}` is {did} {side} here while {from} may still be running, and that kernel {what}: nothing waits for it first (a `taskwait`), {race}"
+                    ),
+                );
+                x.related.push(Related {
+                    span: origin.kernel,
+                    message: "the `nowait` kernel".into(),
+                });
+                if let Some((call, _)) = &origin.call {
+                    x.related.push(Related {
+                        span: *call,
+                        message: "the call that leaves the kernel running".into(),
+                    });
+                }
+reported.insert(e.0.clone(), (x, b, sure));
+            }
+        }
+        if stopped {
+            continue;
+        }
+        if b == g.exit || block.succs.is_empty() {
+            reaches_exit = true;
+        }
+        for &s in &block.succs {
+            if seen.insert(s) {
+                stack.push((s, 0));
+            }
+        }
+    }
+    // An error where every path from the task's start reaches the use without a wait;
+    // else a warning (the use or the race on some paths only).
+    Walk {
+        findings: reported
+            .into_values()
+            .map(|(mut f, x, sure)| {
+                if sure && every_path_unwaited(module, g, at, x, origin.has_depend) {
+                    f.severity = RULE.severity;
+                }
+                f
+            })
+            .collect(),
+        reaches_exit,
+    }
+}
+
+/// Whether every path from `at` reaches block `x` and none passes a wait before it: the
+/// paths that avoid `x` neither end nor wait.
+fn every_path_unwaited(
+    module: &Module,
+    g: &Cfg,
+    at: (BlockId, usize),
+    x: BlockId,
+    depend: bool,
+) -> bool {
+    if at.0 == x {
+        // The use follows in the task's own block, and the walk met no wait before it.
+        return true;
+    }
+    // A use in the body of a loop that does not hold the task is reached where the loop is.
+    let outer = |b: BlockId| -> Vec<crate::ir::cfg::LoopId> {
+        g.block(b)
+            .loop_id
+            .map(|l| g.loop_chain(l).collect())
+            .unwrap_or_default()
+    };
+    let around_task = outer(at.0);
+    let x = outer(x)
+        .into_iter()
+        .rfind(|l| !around_task.contains(l))
+        .map_or(x, |l| g.loops[l].header);
+    if at.0 == x {
+        return true;
+    }
+    let mut seen: HashSet<BlockId> = HashSet::new();
+    let mut stack = vec![at];
+    while let Some((b, start)) = stack.pop() {
+        let block = g.block(b);
+        if block.nodes[start.min(block.nodes.len())..]
+            .iter()
+            .any(|n| waits(&n.kind, module) || (depend && ordered_wait(&n.kind, module)))
+        {
+            return false;
+        }
+        if b == g.exit || block.succs.is_empty() {
+            return false;
+        }
+        for &s in &block.succs {
+            if s != x && seen.insert(s) {
+                stack.push((s, 0));
+            }
+        }
+    }
+    true
+}

@@ -1,0 +1,32 @@
+// A `nowait` kernel clears `dist` on the device, and the next kernel (without `nowait`, and
+// without `depend` on either) accumulates into it: a target construct does not wait for an
+// earlier deferred target task, so the two kernels may run at once.
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 2048;
+  int *dist = malloc(n * sizeof *dist);
+  int *val = malloc(n * sizeof *val);
+  for (int i = 0; i < n; i++)
+    val[i] = i % 11;
+
+#pragma omp target data map(to: val[0:n]) map(from: dist[0:n])
+  {
+#pragma omp target teams distribute parallel for nowait
+    for (int i = 0; i < n; i++)
+      dist[i] = 0;
+
+#pragma omp target teams distribute parallel for
+    for (int i = 0; i < n; i++)
+      dist[i] += 3 * val[i];
+#pragma omp taskwait
+  }
+  long sum = 0;
+  for (int i = 0; i < n; i++)
+    sum += dist[i];
+  printf("sum = %ld\n", sum);
+  free(dist);
+  free(val);
+  return 0;
+}

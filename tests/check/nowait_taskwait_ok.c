@@ -1,0 +1,23 @@
+// A `nowait` kernel doubles `x` and copies it back; a `taskwait` waits for it before the
+// host reads `x`.
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(void) {
+  int n = 1024;
+  double *x = malloc(n * sizeof *x);
+  for (int i = 0; i < n; i++)
+    x[i] = (double)(i % 7);
+
+#pragma omp target teams distribute parallel for map(tofrom: x[0:n]) nowait
+  for (int i = 0; i < n; i++)
+    x[i] = 2.0 * x[i];
+
+#pragma omp taskwait
+  double sum = 0.0;
+  for (int i = 0; i < n; i++)
+    sum += x[i];
+  printf("sum = %.1f\n", sum);
+  free(x);
+  return 0;
+}
