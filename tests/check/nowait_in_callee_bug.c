@@ -1,6 +1,9 @@
 // `scale` launches a `nowait` kernel on the global `x` and returns without waiting for it;
 // its caller then sums `x` on the host (in `total`) before its `taskwait`: the copy back of
 // `x` may not have happened yet.
+// The oracle runs the task on the encountering thread, where it completes before the race
+// can show (with libomp's helper threads the result changes from run to run):
+// oracle-env: LIBOMP_USE_HIDDEN_HELPER_TASK=0
 #include <stdio.h>
 
 #define N 1024

@@ -1,6 +1,9 @@
 // A `nowait` kernel clears `dist` on the device, and the next kernel (without `nowait`, and
 // without `depend` on either) accumulates into it: a target construct does not wait for an
 // earlier deferred target task, so the two kernels may run at once.
+// The oracle runs the task on the encountering thread, where it completes before the race
+// can show (with libomp's helper threads the result changes from run to run):
+// oracle-env: LIBOMP_USE_HIDDEN_HELPER_TASK=0
 #include <stdio.h>
 #include <stdlib.h>
 

@@ -1,5 +1,5 @@
-//! OMP110: data a `target ... nowait` kernel may still be using is touched before anything
-//! waits for the kernel.
+//! OMP110: data a `target ... nowait` kernel (or a `target update`/`enter data`/`exit data`
+//! with `nowait`) may still be using is touched before anything waits for it.
 //!
 //! A `nowait` kernel is a deferred target task: its copies in, its code and its copies back
 //! run whenever the runtime schedules them, until a `taskwait` or a barrier waits for it.
@@ -27,7 +27,7 @@ pub(super) const RULE: Rule = Rule {
     name: "unfinished-nowait-kernel",
     family: Family::Correctness,
     severity: Severity::Error,
-    summary: "Data a `target ... nowait` kernel copies or writes is used before a `taskwait` or barrier waits for the kernel: a data race.",
+    summary: "Data a `nowait` kernel (or `target update`/`enter data`/`exit data` with `nowait`) copies or writes is used before a `taskwait` or barrier waits for it: a data race.",
     doc: include_str!("unfinished_nowait_kernel.md"),
     tags: &[],
 };
@@ -120,8 +120,10 @@ impl Uses {
 /// Where an unfinished task comes from: a kernel of this function, or a call of a function
 /// that returns with one of its kernels unfinished.
 struct Origin {
-    /// The kernel's directive.
+    /// The kernel's directive (or the `target update`'s, `target enter/exit data`'s).
     kernel: Span,
+    /// What it is, as messages say it: "kernel", "`target update`".
+    label: String,
     /// The kernel's statement, when it is in this function.
     stmt: Option<crate::ir::StmtId>,
     /// The call through which it reaches this function (None: the kernel is here).
@@ -132,7 +134,11 @@ struct Origin {
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let module = cx.module;
-    if !module.directives.iter().any(|d| is_nowait_kernel(&d.directive)) {
+    let deferred = |d: &Directive| {
+        (d.kind.is_offload_kernel() || d.kind.is_data_mapping())
+            && has(d, |k| matches!(k, ClauseKind::Nowait))
+    };
+    if !module.directives.iter().any(|d| deferred(&d.directive)) {
         return Vec::new();
     }
     let sums = crate::semantics::effects::summarize(module);
@@ -210,20 +216,40 @@ fn origins(
     for (b, block) in g.blocks.iter_enumerated() {
         for (i, n) in block.nodes.iter().enumerate() {
             if pass == 0 {
-                let NodeKind::Enter(d) = n.kind else { continue };
+                let (d, standalone) = match n.kind {
+                    NodeKind::Enter(d) => (d, false),
+                    NodeKind::Standalone(d) => (d, true),
+                    _ => continue,
+                };
                 let info = module.directive(d);
-                if !is_nowait_kernel(&info.directive) {
+                let deferred = if standalone {
+                    info.directive.kind.is_data_mapping()
+                        && has(&info.directive, |k| matches!(k, ClauseKind::Nowait))
+                } else {
+                    is_nowait_kernel(&info.directive)
+                };
+                if !deferred {
                     continue;
                 }
                 let span = func.stmt(n.stmt).span;
                 if nests.iter().any(|s| s.start <= span.start && span.end <= s.end) {
                     continue;
                 }
-                let Some(exit) = exit_of(g, d) else { continue };
+                let exit = if standalone {
+                    Some((b, i + 1))
+                } else {
+                    exit_of(g, d)
+                };
+                let Some(exit) = exit else { continue };
                 out.push((
                     exit,
                     Origin {
                         kernel: info.directive.span,
+                        label: if standalone {
+                            format!("`{}`", info.directive.kind.name())
+                        } else {
+                            "kernel".into()
+                        },
                         stmt: Some(n.stmt),
                         call: None,
                         has_depend: has_depend(&info.directive),
@@ -237,6 +263,7 @@ fn origins(
                             (b, i + 1),
                             Origin {
                                 kernel: o.kernel,
+                                label: o.label.clone(),
                                 stmt: None,
                                 call: Some((func.stmt(n.stmt).span, module.function(callee).name.clone())),
                                 has_depend: o.has_depend,
@@ -277,6 +304,15 @@ fn kernel_uses(
             u.into.insert(c.object.clone());
         } else {
             u.out.insert(c.object.clone());
+        }
+        // A copy writes the device's copy (in) or reads it (back): kernels race with that
+        // as with a kernel's own accesses.
+        if cx.module.directive(d).directive.kind.is_data_mapping() {
+            if c.to_device {
+                u.dev_write.insert(c.object.clone());
+            } else {
+                u.dev_read.insert(c.object.clone());
+            }
         }
     }
     for (b, block) in g.blocks.iter_enumerated() {
@@ -383,9 +419,14 @@ fn walk(
                 let name = object_name(module, &e.0);
                 let side = if e.1 { "by a kernel" } else { "on the host" };
                 let from = match &origin.call {
-                    None => format!("the `nowait` kernel at line {}", line(cx, origin.kernel)),
+                    None => format!(
+                        "the `nowait` {} at line {}",
+                        origin.label,
+                        line(cx, origin.kernel)
+                    ),
                     Some((_, callee)) => format!(
-                        "the `nowait` kernel at line {} (in `{callee}`, which returns without waiting for it)",
+                        "the `nowait` {} at line {} (in `{callee}`, which returns without waiting for it)",
+                        origin.label,
                         line(cx, origin.kernel)
                     ),
                 };
@@ -416,12 +457,13 @@ fn walk(
                     false,
                     s,
                     format!(
-                        "`{name}` is {did} {side} here while {from} may still be running, and that kernel {what}: nothing waits for it first (a `taskwait`), {race}"
+                        "`{name}` is {did} {side} here while {from} may still be running, and that {} {what}: nothing waits for it first (a `taskwait`), {race}",
+                        origin.label
                     ),
                 );
                 x.related.push(Related {
                     span: origin.kernel,
-                    message: "the `nowait` kernel".into(),
+                    message: format!("the `nowait` {}", origin.label),
                 });
                 if let Some((call, _)) = &origin.call {
                     x.related.push(Related {
