@@ -10,7 +10,9 @@
 //! §15.5). Kernels inside another construct than `target data` (a `parallel` region, a
 //! `task`) are left alone: who waits for them is not followed here. A function that returns
 //! while such a kernel may still run on global data passes the kernel on to its callers (one
-//! level): `saxpy(); check();` with the kernel in `saxpy` and the read in `check`.
+//! level): `saxpy(); check();` with the kernel in `saxpy` and the read in `check`. The fix
+//! is a `taskwait` before the use (before the racing kernel, or before the outermost host
+//! loop around the use that the task does not start in).
 
 use super::common::{finding, line};
 use super::{Code, Context, Family, Rule};
@@ -372,7 +374,8 @@ fn walk(
     let module = cx.module;
     let func = module.function(fid);
     // Kernels of this function and whether they have `depend` clauses.
-    let kernels: Vec<(Span, bool, crate::ir::StmtId)> = g
+    // Target constructs of this function: span, `depend` clauses, statement, whether a kernel.
+    let kernels: Vec<(Span, bool, crate::ir::StmtId, bool)> = g
         .blocks
         .iter()
         .flat_map(|b| &b.nodes)
@@ -385,6 +388,7 @@ fn walk(
                     func.stmt(n.stmt).span,
                     has_depend(&module.directive(d).directive),
                     n.stmt,
+                    module.directive(d).directive.kind.is_offload_kernel(),
                 ))
             }
             _ => None,
@@ -408,7 +412,7 @@ fn walk(
             let ordered = origin.has_depend
                 && kernels
                     .iter()
-                    .any(|(k, dep, _)| *dep && k.start <= s.start && s.end <= k.end);
+                    .any(|(k, dep, _, _)| *dep && k.start <= s.start && s.end <= k.end);
             for e in &evs[b][i] {
                 if reported.contains_key(&e.0) {
                     continue;
@@ -435,8 +439,8 @@ fn walk(
                 let sure = !e.1 || {
                     let other = kernels
                         .iter()
-                        .find(|(k, _, _)| k.start <= s.start && s.end <= k.end)
-                        .map(|(_, _, st)| *st);
+                        .find(|(k, _, _, kernel)| *kernel && k.start <= s.start && s.end <= k.end)
+                        .map(|(_, _, st, _)| *st);
                     match (origin.stmt, other, &e.0) {
                         (Some(k1), Some(k2), Object::Var(v)) => {
                             let sec = |k| {
@@ -471,7 +475,35 @@ fn walk(
                         message: "the call that leaves the kernel running".into(),
                     });
                 }
-reported.insert(e.0.clone(), (x, b, sure));
+                let waiting_point = if e.1 {
+                    kernels
+                        .iter()
+                        .find(|(k, _, _, kernel)| *kernel && k.start <= s.start && s.end <= k.end)
+                        .map(|(_, _, st, _)| *st)
+                } else {
+                    Some(n.stmt)
+                };
+                if let Some(stmt) = waiting_point {
+                    let stmt = outside_host_loops(g, b, at.0).unwrap_or(stmt);
+                    let edits = crate::rewrite::render(
+                        cx.source,
+                        &[crate::rewrite::Insertion::Standalone {
+                            anchor: crate::check::fixes::anchor(module, fid, stmt),
+                            side: crate::rewrite::Side::Before,
+                            directive: "taskwait".into(),
+                            clauses: Vec::new(),
+                        }],
+                    );
+                    x.fixes = crate::check::fixes::fix(
+                        format!(
+                            "wait for the `nowait` {} first (`#pragma omp taskwait` before line {})",
+                            origin.label,
+                            line(cx, func.stmt(stmt).span)
+                        ),
+                        edits,
+                    );
+                }
+                reported.insert(e.0.clone(), (x, b, sure));
             }
         }
         if stopped {
@@ -500,6 +532,23 @@ reported.insert(e.0.clone(), (x, b, sure));
             .collect(),
         reaches_exit,
     }
+}
+
+/// The outermost host loop around block `b` that does not hold `task` (the block the task
+/// starts in), if any: a wait before it serves every iteration.
+fn outside_host_loops(g: &Cfg, b: BlockId, task: BlockId) -> Option<crate::ir::StmtId> {
+    let chain = |b: BlockId| -> Vec<crate::ir::cfg::LoopId> {
+        g.block(b)
+            .loop_id
+            .map(|l| g.loop_chain(l).collect())
+            .unwrap_or_default()
+    };
+    let around_task = chain(task);
+    chain(b)
+        .into_iter()
+        .filter(|l| g.loops[*l].exec != crate::ir::cfg::Exec::Device)
+        .rfind(|l| !around_task.contains(l))
+        .map(|l| g.loops[l].stmt)
 }
 
 /// Whether every path from `at` reaches block `x` and none passes a wait before it: the
