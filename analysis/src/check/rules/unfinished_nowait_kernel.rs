@@ -259,6 +259,12 @@ fn origins(
                     },
                 ));
             } else {
+                // A call inside a `parallel` region, a `task`, ...: who waits is that
+                // construct's business, as for a kernel there.
+                let span = func.stmt(n.stmt).span;
+                if nests.iter().any(|s| s.start <= span.start && span.end <= s.end) {
+                    continue;
+                }
                 for callee in calls_in(func, &n.exprs) {
                     for o in leftover.get(&callee).into_iter().flatten() {
                         out.push((
