@@ -38,8 +38,14 @@ fn has(d: &Directive, pick: fn(&ClauseKind) -> bool) -> bool {
     d.clauses.iter().any(|c| pick(&c.kind))
 }
 
-fn is_nowait_kernel(d: &Directive) -> bool {
-    d.kind.is_offload_kernel() && has(d, |k| matches!(k, ClauseKind::Nowait))
+fn has_nowait(d: &Directive) -> bool {
+    has(d, |k| matches!(k, ClauseKind::Nowait))
+}
+
+/// A construct that makes a deferred target task: a kernel, `target update`, `target enter
+/// data` or `target exit data` with `nowait` (`target data` takes no `nowait`).
+fn is_deferred(d: &Directive) -> bool {
+    (d.kind.is_offload_kernel() || d.kind.is_data_mapping()) && has_nowait(d)
 }
 
 fn has_depend(d: &Directive) -> bool {
@@ -69,9 +75,13 @@ fn ordered_wait(kind: &NodeKind, module: &Module) -> bool {
         _ => return false,
     };
     let d = &module.directive(d).directive;
-    (d.kind.is_offload_kernel() || d.kind.is_data_mapping())
-        && has_depend(d)
-        && !has(d, |k| matches!(k, ClauseKind::Nowait))
+    (d.kind.is_offload_kernel() || d.kind.is_data_mapping()) && has_depend(d) && !has_nowait(d)
+}
+
+/// Whether the walk from a task stops at this node: a wait, or (for a task with `depend`) an
+/// undeferred target construct ordered after it.
+fn stops(kind: &NodeKind, module: &Module, depend: bool) -> bool {
+    waits(kind, module) || (depend && ordered_wait(kind, module))
 }
 
 /// What an unfinished task uses: (objects it copies back, objects it copies in, objects it
@@ -119,6 +129,71 @@ impl Uses {
     }
 }
 
+/// A target construct of a function (kernel or data-mapping construct).
+struct Target {
+    span: Span,
+    stmt: crate::ir::StmtId,
+    depend: bool,
+    kernel: bool,
+}
+
+/// What the walks of one function ask about its constructs.
+struct Constructs {
+    /// Spans of the constructs other than `target data` and kernels (`parallel`, `task`,
+    /// ...): who waits for a task made inside them is not followed.
+    nests: Vec<Span>,
+    targets: Vec<Target>,
+}
+
+impl Constructs {
+    fn of(module: &Module, fid: FuncId, g: &Cfg) -> Constructs {
+        let func = module.function(fid);
+        let mut c = Constructs {
+            nests: Vec::new(),
+            targets: Vec::new(),
+        };
+        for n in g.blocks.iter().flat_map(|b| &b.nodes) {
+            let (NodeKind::Enter(d) | NodeKind::Standalone(d)) = n.kind else {
+                continue;
+            };
+            let dir = &module.directive(d).directive;
+            let span = func.stmt(n.stmt).span;
+            if dir.kind.is_offload_kernel() || dir.kind.is_data_mapping() {
+                c.targets.push(Target {
+                    span,
+                    stmt: n.stmt,
+                    depend: has_depend(dir),
+                    kernel: dir.kind.is_offload_kernel(),
+                });
+            } else if matches!(n.kind, NodeKind::Enter(_)) {
+                c.nests.push(span);
+            }
+        }
+        c
+    }
+
+    fn nested(&self, span: Span) -> bool {
+        self.nests.iter().any(|s| contains(*s, span))
+    }
+
+    /// The kernel whose code holds `span`.
+    fn kernel_around(&self, span: Span) -> Option<crate::ir::StmtId> {
+        self.targets
+            .iter()
+            .find(|t| t.kernel && contains(t.span, span))
+            .map(|t| t.stmt)
+    }
+
+    /// `span` lies in a target construct with `depend` clauses.
+    fn in_depend_construct(&self, span: Span) -> bool {
+        self.targets.iter().any(|t| t.depend && contains(t.span, span))
+    }
+}
+
+fn contains(outer: Span, inner: Span) -> bool {
+    outer.start <= inner.start && inner.end <= outer.end
+}
+
 /// Where an unfinished task comes from: a kernel of this function, or a call of a function
 /// that returns with one of its kernels unfinished.
 struct Origin {
@@ -136,11 +211,7 @@ struct Origin {
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let module = cx.module;
-    let deferred = |d: &Directive| {
-        (d.kind.is_offload_kernel() || d.kind.is_data_mapping())
-            && has(d, |k| matches!(k, ClauseKind::Nowait))
-    };
-    if !module.directives.iter().any(|d| deferred(&d.directive)) {
+    if !module.directives.iter().any(|d| is_deferred(&d.directive)) {
         return Vec::new();
     }
     let sums = crate::semantics::effects::summarize(module);
@@ -158,8 +229,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             let (Some(g), Some(evs)) = (g, events.get(&fid)) else {
                 continue;
             };
-            for (at, origin) in origins(cx, fid, g, evs, &leftover, pass) {
-                let walk = walk(cx, fid, g, evs, at, &origin);
+            let constructs = Constructs::of(module, fid, g);
+            for (at, origin) in origins(cx, fid, g, evs, &constructs, &leftover, pass) {
+                let walk = walk(cx, fid, g, evs, &constructs, at, &origin);
                 if pass == 0 && walk.reaches_exit && origin.call.is_none() {
                     let globals = |s: &BTreeSet<Object>| -> BTreeSet<Object> {
                         s.iter()
@@ -178,9 +250,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                         continue;
                     }
                 }
-                if (pass == 0) == origin.call.is_none() {
-                    out.extend(walk.findings);
-                }
+                out.extend(walk.findings);
             }
         }
     }
@@ -195,26 +265,13 @@ fn origins(
     fid: FuncId,
     g: &Cfg,
     evs: &crate::ir::IndexVec<BlockId, Vec<Vec<RawEvent>>>,
+    constructs: &Constructs,
     leftover: &HashMap<FuncId, Vec<Origin>>,
     pass: usize,
 ) -> Vec<((BlockId, usize), Origin)> {
     let module = cx.module;
     let func = module.function(fid);
     let mut out = Vec::new();
-    // Spans of the constructs of this function other than `target data` and kernels.
-    let nests: Vec<Span> = g
-        .blocks
-        .iter()
-        .flat_map(|b| &b.nodes)
-        .filter_map(|n| match n.kind {
-            NodeKind::Enter(d) => {
-                let k = module.directive(d).directive.kind;
-                (k != DirectiveKind::TargetData && !k.is_offload_kernel())
-                    .then(|| func.stmt(n.stmt).span)
-            }
-            _ => None,
-        })
-        .collect();
     for (b, block) in g.blocks.iter_enumerated() {
         for (i, n) in block.nodes.iter().enumerate() {
             if pass == 0 {
@@ -224,17 +281,11 @@ fn origins(
                     _ => continue,
                 };
                 let info = module.directive(d);
-                let deferred = if standalone {
-                    info.directive.kind.is_data_mapping()
-                        && has(&info.directive, |k| matches!(k, ClauseKind::Nowait))
-                } else {
-                    is_nowait_kernel(&info.directive)
-                };
-                if !deferred {
+                if !is_deferred(&info.directive) {
                     continue;
                 }
                 let span = func.stmt(n.stmt).span;
-                if nests.iter().any(|s| s.start <= span.start && span.end <= s.end) {
+                if constructs.nested(span) {
                     continue;
                 }
                 let exit = if standalone {
@@ -262,7 +313,7 @@ fn origins(
                 // A call inside a `parallel` region, a `task`, ...: who waits is that
                 // construct's business, as for a kernel there.
                 let span = func.stmt(n.stmt).span;
-                if nests.iter().any(|s| s.start <= span.start && span.end <= s.end) {
+                if constructs.nested(span) {
                     continue;
                 }
                 for callee in calls_in(func, &n.exprs) {
@@ -374,32 +425,12 @@ fn walk(
     fid: FuncId,
     g: &Cfg,
     evs: &crate::ir::IndexVec<BlockId, Vec<Vec<RawEvent>>>,
+    constructs: &Constructs,
     at: (BlockId, usize),
     origin: &Origin,
 ) -> Walk {
     let module = cx.module;
     let func = module.function(fid);
-    // Kernels of this function and whether they have `depend` clauses.
-    // Target constructs of this function: span, `depend` clauses, statement, whether a kernel.
-    let kernels: Vec<(Span, bool, crate::ir::StmtId, bool)> = g
-        .blocks
-        .iter()
-        .flat_map(|b| &b.nodes)
-        .filter_map(|n| match n.kind {
-            NodeKind::Enter(d) | NodeKind::Standalone(d)
-                if module.directive(d).directive.kind.is_offload_kernel()
-                    || module.directive(d).directive.kind.is_data_mapping() =>
-            {
-                Some((
-                    func.stmt(n.stmt).span,
-                    has_depend(&module.directive(d).directive),
-                    n.stmt,
-                    module.directive(d).directive.kind.is_offload_kernel(),
-                ))
-            }
-            _ => None,
-        })
-        .collect();
     let mut reported: BTreeMap<Object, (Finding, BlockId, bool)> = BTreeMap::new();
     let mut seen: HashSet<BlockId> = HashSet::new();
     let mut reaches_exit = false;
@@ -410,15 +441,12 @@ fn walk(
         let mut stopped = false;
         for i in start..block.nodes.len() {
             let n = &block.nodes[i];
-            if waits(&n.kind, module) || (origin.has_depend && ordered_wait(&n.kind, module)) {
+            if stops(&n.kind, module, origin.has_depend) {
                 stopped = true;
                 break;
             }
             let s = func.stmt(n.stmt).span;
-            let ordered = origin.has_depend
-                && kernels
-                    .iter()
-                    .any(|(k, dep, _, _)| *dep && k.start <= s.start && s.end <= k.end);
+            let ordered = origin.has_depend && constructs.in_depend_construct(s);
             for e in &evs[b][i] {
                 if reported.contains_key(&e.0) {
                     continue;
@@ -440,13 +468,15 @@ fn walk(
                         line(cx, origin.kernel)
                     ),
                 };
+                // The kernel making a device access (none for a host access).
+                let other = if e.1 {
+                    constructs.kernel_around(s)
+                } else {
+                    None
+                };
                 // Two kernels race for certain only where they touch the same part of
                 // the data (the same section in both); else they may write disjoint parts.
                 let sure = !e.1 || {
-                    let other = kernels
-                        .iter()
-                        .find(|(k, _, _, kernel)| *kernel && k.start <= s.start && s.end <= k.end)
-                        .map(|(_, _, st, _)| *st);
                     match (origin.stmt, other, &e.0) {
                         (Some(k1), Some(k2), Object::Var(v)) => {
                             let sec = |k| {
@@ -481,14 +511,7 @@ fn walk(
                         message: "the call that leaves the kernel running".into(),
                     });
                 }
-                let waiting_point = if e.1 {
-                    kernels
-                        .iter()
-                        .find(|(k, _, _, kernel)| *kernel && k.start <= s.start && s.end <= k.end)
-                        .map(|(_, _, st, _)| *st)
-                } else {
-                    Some(n.stmt)
-                };
+                let waiting_point = if e.1 { other } else { Some(n.stmt) };
                 if let Some(stmt) = waiting_point {
                     let stmt = outside_host_loops(g, b, at.0).unwrap_or(stmt);
                     let edits = crate::rewrite::render(
@@ -543,6 +566,14 @@ fn walk(
 /// The outermost host loop around block `b` that does not hold `task` (the block the task
 /// starts in), if any: a wait before it serves every iteration.
 fn outside_host_loops(g: &Cfg, b: BlockId, task: BlockId) -> Option<crate::ir::StmtId> {
+    loops_without(g, b, task)
+        .into_iter()
+        .rfind(|l| g.loops[*l].exec != crate::ir::cfg::Exec::Device)
+        .map(|l| g.loops[l].stmt)
+}
+
+/// The loops around block `b` (innermost first) that do not also hold block `task`.
+fn loops_without(g: &Cfg, b: BlockId, task: BlockId) -> Vec<crate::ir::cfg::LoopId> {
     let chain = |b: BlockId| -> Vec<crate::ir::cfg::LoopId> {
         g.block(b)
             .loop_id
@@ -552,9 +583,8 @@ fn outside_host_loops(g: &Cfg, b: BlockId, task: BlockId) -> Option<crate::ir::S
     let around_task = chain(task);
     chain(b)
         .into_iter()
-        .filter(|l| g.loops[*l].exec != crate::ir::cfg::Exec::Device)
-        .rfind(|l| !around_task.contains(l))
-        .map(|l| g.loops[l].stmt)
+        .filter(|l| !around_task.contains(l))
+        .collect()
 }
 
 /// Whether every path from `at` reaches block `x` and none passes a wait before it: the
@@ -571,17 +601,9 @@ fn every_path_unwaited(
         return true;
     }
     // A use in the body of a loop that does not hold the task is reached where the loop is.
-    let outer = |b: BlockId| -> Vec<crate::ir::cfg::LoopId> {
-        g.block(b)
-            .loop_id
-            .map(|l| g.loop_chain(l).collect())
-            .unwrap_or_default()
-    };
-    let around_task = outer(at.0);
-    let x = outer(x)
-        .into_iter()
-        .rfind(|l| !around_task.contains(l))
-        .map_or(x, |l| g.loops[l].header);
+    let x = loops_without(g, x, at.0)
+        .last()
+        .map_or(x, |l| g.loops[*l].header);
     if at.0 == x {
         return true;
     }
@@ -591,7 +613,7 @@ fn every_path_unwaited(
         let block = g.block(b);
         if block.nodes[start.min(block.nodes.len())..]
             .iter()
-            .any(|n| waits(&n.kind, module) || (depend && ordered_wait(&n.kind, module)))
+            .any(|n| stops(&n.kind, module, depend))
         {
             return false;
         }
