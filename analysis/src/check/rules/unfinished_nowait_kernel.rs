@@ -232,6 +232,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             let constructs = Constructs::of(module, fid, g);
             for (at, origin) in origins(cx, fid, g, evs, &constructs, &leftover, pass) {
                 let walk = walk(cx, fid, g, evs, &constructs, at, &origin);
+                out.extend(walk.findings);
+                // Still running when the function returns: its global data races in the
+                // callers too.
                 if pass == 0 && walk.reaches_exit && origin.call.is_none() {
                     let globals = |s: &BTreeSet<Object>| -> BTreeSet<Object> {
                         s.iter()
@@ -247,10 +250,8 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                     };
                     if !uses.is_empty() {
                         leftover.entry(fid).or_default().push(Origin { uses, ..origin });
-                        continue;
                     }
                 }
-                out.extend(walk.findings);
             }
         }
     }
