@@ -1154,7 +1154,6 @@ impl<'a> FnCtx<'a> {
         ia < ib && v[ia..ib].iter().all(|s| !touches(*s, true))
     }
 
-    /// Data visible outside the function after it returns.
     /// Whether the host copy of `o` holds no value when `region` begins, so that copying it
     /// in would move indeterminate bytes: memory this function allocates uninitialised
     /// (`malloc`, `new float[n]`, a local array with no initialiser), that no host code
@@ -1190,6 +1189,7 @@ impl<'a> FnCtx<'a> {
             && !self.programmer_mapped().0.contains(v)
     }
 
+    /// Data visible outside the function after it returns.
     fn escapes(&self, o: &Object) -> bool {
         match o {
             Object::Member(_) => true,

@@ -1788,13 +1788,7 @@ pub fn holds_only_indeterminate_allocations(module: &Module, func: FuncId, var: 
 /// (`int count[1];`): its elements are indeterminate until written.
 pub fn uninitialised_local_array(module: &Module, func: FuncId, var: VarId) -> bool {
     let v = module.var(var);
-    let scalars = matches!(
-        &v.ty.kind,
-        TypeKind::Array { element, .. } if matches!(
-            element.kind,
-            TypeKind::Bool | TypeKind::Integer | TypeKind::Floating | TypeKind::Enum
-        )
-    );
+    let scalars = matches!(&v.ty.kind, TypeKind::Array { element, .. } if element.is_scalar());
     v.storage == crate::ir::Storage::Local
         && scalars
         && module.function(func).stmts.iter().any(|st| {
@@ -1920,10 +1914,7 @@ fn only_allocations<'a>(
     // `new T[n]` leaves scalars uninitialised; a class's constructor runs on each element.
     let scalar_elements = matches!(
         &module.var(var).ty.referent().kind,
-        TypeKind::Pointer(t) if matches!(
-            t.kind,
-            TypeKind::Bool | TypeKind::Integer | TypeKind::Floating | TypeKind::Enum
-        )
+        TypeKind::Pointer(t) if t.is_scalar()
     );
     let mut allocated = false;
     for f in funcs {
