@@ -30,6 +30,7 @@ Usage: strip_regenerate.py --ompdart DIR [--omplens BIN] [--oracle-log BIN] [--o
 """
 
 import argparse
+import json
 import os
 import random
 import re
@@ -156,6 +157,7 @@ class Bench:
         if main_text is not None:
             with open(os.path.join(d, self.cfg["main"]), "w") as f:
                 f.write(main_text)
+        self.write_database(d)
         for name in (self.cfg["main"], self.cfg["stripped"], self.cfg["ompdart"]):
             p = os.path.join(d, name)
             text = open(p, errors="replace").read()
@@ -164,6 +166,19 @@ class Bench:
             with open(p, "w") as f:
                 f.write(text)
         return d
+
+    def write_database(self, d):
+        """The compile database of the build (what `bear -- make` records), so omplens reads
+        the benchmark's other files as it would in a user's project."""
+        entries = []
+        for name in [self.cfg["main"]] + self.cfg["others"]:
+            lang = ["-x", self.cfg["lang_others"]] if (
+                name != self.cfg["main"] and self.cfg.get("lang_others")) else []
+            entries.append({"directory": d, "file": name,
+                            "arguments": [CXX, "-fopenmp"] + self.cfg["flags"] + lang
+                            + ["-c", name]})
+        with open(os.path.join(d, "compile_commands.json"), "w") as f:
+            json.dump(entries, f, indent=1)
 
     def build(self, d, flags):
         sources = [self.cfg["main"]]

@@ -1,12 +1,12 @@
 /* The arrays a kernel needs sit behind pointer members of a struct built in another function
  * (`make`), copied into local aliases before the kernel (`const int *idx = t.idx;`) and passed
- * to a device function: nothing in `run` says how long they are, so omplens cannot map them.
+ * to a device function: nothing in `run` says how long they are, and the struct keeps no member
+ * that holds their length, so omplens cannot map them.
  * `fix` must not write a program whose kernel still uses them unmapped: they are gaps, named. */
 #include <stdio.h>
 #include <stdlib.h>
 
 typedef struct {
-  int n;
   int *idx;
   double *val;
 } table;
@@ -17,7 +17,6 @@ static double pick(const int *idx, const double *val, int i) { return val[idx[i]
 
 static table make(int n) {
   table t;
-  t.n = n;
   t.idx = (int *)malloc(sizeof(int) * n);
   t.val = (double *)malloc(sizeof(double) * n);
   for (int i = 0; i < n; i++) {
@@ -27,10 +26,9 @@ static table make(int n) {
   return t;
 }
 
-static double run(table t, int lookups) {
+static double run(table t, int n, int lookups) {
   const int *idx = t.idx;
   const double *val = t.val;
-  const int n = t.n;
   double *out = (double *)malloc(sizeof(double) * lookups);
 #pragma omp target teams distribute parallel for
   for (int i = 0; i < lookups; i++)
@@ -44,7 +42,7 @@ static double run(table t, int lookups) {
 
 int main(void) {
   table t = make(256);
-  printf("%.1f\n", run(t, 1000));
+  printf("%.1f\n", run(t, 256, 1000));
   free(t.idx);
   free(t.val);
   return 0;

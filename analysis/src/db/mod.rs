@@ -155,6 +155,7 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
             // disk here, outside salsa's view: a change there shows at this file's next
             // parse).
             crate::project::attach(&mut m);
+            crate::project::attach_member_lengths(&mut m, file.text(db));
             Parsed {
                 module: Some(Arc::new(m)),
                 error: None,

@@ -207,6 +207,7 @@ pub fn extract(
         source_len: text.len() as u32,
         lines: crate::text::LineIndex::new(&text),
         macros: module.macros.clone(),
+        member_lengths: module.member_lengths.clone(),
         ..Module::default()
     };
     // Segments are in file order and disjoint: the one holding an offset is the last one

@@ -106,6 +106,9 @@ impl std::fmt::Display for SpaceEffect {
     }
 }
 
+/// A polynomial as it travels in a summary: (factors, coefficient) per term.
+pub type EncodedPoly = Vec<(Vec<String>, i64)>;
+
 /// What a function defined in another translation unit of the project does (its summary
 /// there, with its globals by name): what a call of it here does, for a function with no
 /// body in this file.
@@ -121,4 +124,8 @@ pub struct ExternalSummary {
     pub members: BTreeMap<String, Effect>,
     /// Globals with external linkage, by name.
     pub globals: BTreeMap<String, Effect>,
+    /// The bytes of the allocation it returns, in its parameters' names
+    /// (`semantics::member_lengths::returned_bytes`).
+    #[serde(default)]
+    pub returns_bytes: Option<EncodedPoly>,
 }

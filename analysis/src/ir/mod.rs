@@ -67,6 +67,10 @@ pub struct Module {
     /// Text of the main file that macros or `_Pragma` operators turned into directive text
     /// (clang reads the expansion; omplens must not edit what it cannot see written).
     pub macro_text: Vec<MacroText>,
+    /// (record, pointer member) -> (integer member holding its length, element size in
+    /// bytes), where every store the project shows agrees (`semantics::member_lengths`, set
+    /// by `project::attach_member_lengths`).
+    pub member_lengths: std::collections::BTreeMap<(String, String), (String, i64)>,
 }
 
 /// The callee name under which a lambda followed at its call passes what its code under a

@@ -6,6 +6,7 @@ use crate::ir::access::{Escape, Root};
 use crate::ir::cfg::Cfg;
 use crate::ir::{ExprKind, FuncId, IndexVec, Module, StmtId, TypeKind, VarId};
 use crate::semantics::constants;
+use crate::semantics::member_lengths;
 use crate::semantics::sections::Unbounded;
 use crate::semantics::sections::{self, Section};
 use crate::semantics::symbolic::Poly;
@@ -156,6 +157,7 @@ fn of_any_scope(
                 let root = sections::exact_copy_root(module, module.function(id), v).unwrap_or(v);
                 sections::allocation_length_named(module, id, v)
                     .or_else(|| sections::allocation_length_named(module, id, root))
+                    .or_else(|| member_lengths::copied_member_length(module, id, v))
                     .map(|len| Section {
                         lower: Poly::constant(0),
                         length: len,

@@ -1,6 +1,6 @@
 //! The disk cache of what each file exports (`super::Exports`), one JSON file per key.
 
-use super::Exports;
+use serde::{de::DeserializeOwned, Serialize};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 
@@ -15,7 +15,7 @@ pub(super) fn default_dir() -> Option<PathBuf> {
                 .join("omplens"),
         },
     };
-    Some(base.join("summaries-v1"))
+    Some(base.join("summaries-v2"))
 }
 
 /// The key of `file` with `text` and `args`: its path, text and flags, the texts of the
@@ -47,20 +47,21 @@ fn quoted_includes(text: &str) -> impl Iterator<Item = &str> {
     })
 }
 
-fn entry(dir: Option<&Path>, key: u64) -> Option<PathBuf> {
-    Some(dir?.join(format!("{key:016x}.json")))
+fn entry(dir: Option<&Path>, key: u64, kind: &str) -> Option<PathBuf> {
+    Some(dir?.join(format!("{key:016x}{kind}.json")))
 }
 
-/// The exports stored in `dir` under `key`, if readable.
-pub(super) fn load(dir: Option<&Path>, key: u64) -> Option<Exports> {
-    let text = std::fs::read(entry(dir, key)?).ok()?;
+/// What is stored in `dir` under `key` for `kind` ("" for the exports, "-members" for the
+/// member evidence), if readable.
+pub(super) fn load<T: DeserializeOwned>(dir: Option<&Path>, key: u64, kind: &str) -> Option<T> {
+    let text = std::fs::read(entry(dir, key, kind)?).ok()?;
     serde_json::from_slice(&text).ok()
 }
 
-/// Stores `exports` in `dir` under `key` (atomically: written aside, then renamed); a cache
-/// that cannot be written is skipped.
-pub(super) fn store(dir: Option<&Path>, key: u64, exports: &Exports) {
-    let (Some(path), Ok(json)) = (entry(dir, key), serde_json::to_vec(exports)) else {
+/// Stores `value` in `dir` under `key` and `kind` (atomically: written aside, then
+/// renamed); a cache that cannot be written is skipped.
+pub(super) fn store<T: Serialize>(dir: Option<&Path>, key: u64, kind: &str, value: &T) {
+    let (Some(path), Ok(json)) = (entry(dir, key, kind), serde_json::to_vec(value)) else {
         return;
     };
     let Some(parent) = path.parent() else { return };

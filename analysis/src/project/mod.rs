@@ -17,10 +17,14 @@
 
 mod cache;
 mod defined;
+mod members;
+
+pub use members::attach_member_lengths;
 
 use crate::frontend::flags::{self, Resolver};
 use crate::ir::effect::ExternalSummary;
 use crate::ir::Module;
+use std::any::Any;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
@@ -44,14 +48,48 @@ pub fn set_database_dir(dir: Option<&Path>) {
     }
 }
 
-/// Summaries read in this process, per defining file and key (`cache::key`).
-type Memory = Mutex<HashMap<(PathBuf, u64), Arc<Exports>>>;
+/// What was read of other files in this process, per file, key (`cache::key`) and kind:
+/// parsing a file once serves every file that calls into it (`check` over a tree).
+type Memory = Mutex<HashMap<(PathBuf, u64, &'static str), Arc<dyn Any + Send + Sync>>>;
 
-/// Summaries read in this process: parsing a file once serves every file that calls into it
-/// (`check` over a tree).
 fn memory() -> &'static Memory {
     static M: OnceLock<Memory> = OnceLock::new();
     M.get_or_init(Mutex::default)
+}
+
+/// What `make` reads of `file` (kind "" the exports, "-members" the member evidence): from
+/// this process's memory, the disk cache, or `make` (None when the file does not parse).
+fn memory_of<T>(
+    file: &Path,
+    text: &str,
+    args: &[String],
+    cache_dir: Option<&Path>,
+    kind: &'static str,
+    make: impl FnOnce() -> Option<T>,
+) -> Option<Arc<T>>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+{
+    let key = cache::key(file, text, args);
+    let slot = (file.to_path_buf(), key, kind);
+    if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
+        if let Ok(e) = e.downcast::<T>() {
+            return Some(e);
+        }
+    }
+    let value = match cache::load(cache_dir, key, kind) {
+        Some(e) => e,
+        None => {
+            let e = make()?;
+            cache::store(cache_dir, key, kind, &e);
+            e
+        }
+    };
+    let value = Arc::new(value);
+    if let Ok(mut m) = memory().lock() {
+        m.insert(slot, value.clone());
+    }
+    Some(value)
 }
 
 /// What one file exports.
@@ -75,33 +113,15 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
     if wanted.is_empty() {
         return Vec::new();
     }
-    // (Lexical, as the database's own paths are: no symlink resolved.)
-    let path = Path::new(&module.path);
-    let path = flags::lexical(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
-    let explicit = DATABASE_DIR.read().ok().and_then(|d| d.clone());
-    let Some(db_path) = flags::find_database(&path, explicit.as_deref()) else {
-        return Vec::new();
-    };
-    let Some(resolver) = resolver_for(explicit.as_deref(), &db_path) else {
-        return Vec::new();
-    };
-    let Ok(db) = resolver.database(&db_path) else {
+    let Some((resolver, candidates)) = other_files(module) else {
         return Vec::new();
     };
     let names: HashSet<&str> = wanted
         .iter()
         .map(|(q, _)| q.rsplit("::").next().unwrap_or(q))
         .collect();
-    let Some(dir) = path.parent() else {
-        return Vec::new();
-    };
     let mut found: BTreeMap<Key, Option<ExternalSummary>> = BTreeMap::new();
     let mut read = Vec::new();
-    let candidates = db
-        .files()
-        .into_iter()
-        .filter(|f| f.starts_with(dir) && *f != path)
-        .take(MAX_CANDIDATES);
     for file in candidates {
         crate::budget::tick("reading the project's other files");
         let Some(ids) = defined_names_of(&file) else {
@@ -148,6 +168,26 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
     read
 }
 
+/// The flags resolver and the other files of the compile database that names `module`'s
+/// file, in its directory and below (at most [`MAX_CANDIDATES`]); None without a database.
+fn other_files(module: &Module) -> Option<(Arc<Resolver>, Vec<PathBuf>)> {
+    // (Lexical, as the database's own paths are: no symlink resolved.)
+    let path = Path::new(&module.path);
+    let path = flags::lexical(&std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf()));
+    let explicit = DATABASE_DIR.read().ok().and_then(|d| d.clone());
+    let db_path = flags::find_database(&path, explicit.as_deref())?;
+    let resolver = resolver_for(explicit.as_deref(), &db_path)?;
+    let db = resolver.database(&db_path).ok()?;
+    let dir = path.parent()?;
+    let files = db
+        .files()
+        .into_iter()
+        .filter(|f| f.starts_with(dir) && *f != path)
+        .take(MAX_CANDIDATES)
+        .collect();
+    Some((resolver, files))
+}
+
 /// What `file` exports: from this process's memory, the disk cache, or a parse.
 fn exports_of(
     file: &Path,
@@ -155,24 +195,9 @@ fn exports_of(
     args: &[String],
     cache_dir: Option<&Path>,
 ) -> Option<Arc<Exports>> {
-    let key = cache::key(file, text, args);
-    let slot = (file.to_path_buf(), key);
-    if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
-        return Some(e);
-    }
-    let exports = match cache::load(cache_dir, key) {
-        Some(e) => e,
-        None => {
-            let e = summarize_file(file, text, args)?;
-            cache::store(cache_dir, key, &e);
-            e
-        }
-    };
-    let exports = Arc::new(exports);
-    if let Ok(mut m) = memory().lock() {
-        m.insert(slot, exports.clone());
-    }
-    Some(exports)
+    memory_of(file, text, args, cache_dir, "", || {
+        summarize_file(file, text, args)
+    })
 }
 
 /// Parses `file` and summarises its functions (`semantics::effects::exported`).

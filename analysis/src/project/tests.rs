@@ -128,3 +128,55 @@ fn a_file_that_only_calls_the_function_is_not_parsed() {
     assert!(read[0].ends_with("util.c"), "{read:?}");
     assert!(external(&m, "scale").is_some());
 }
+
+/// A record declared in a header, filled in `init.c`, read by kernels in `main.c`.
+const TABLE_H: &str = "typedef struct { double *vals; long n_vals; } table;\ntable make(long n);\n";
+
+const TABLE_MAIN: &str = "#include \"table.h\"\ndouble run(table t) {\n  const double *v = t.vals;\n  double s = 0;\n#pragma omp target teams distribute parallel for reduction(+: s)\n  for (int i = 0; i < 8; i++) s += v[i];\n  return s;\n}\n";
+
+const TABLE_INIT: &str = "#include <stdlib.h>\n#include \"table.h\"\ntable make(long n) {\n  table t;\n  t.n_vals = n;\n  t.vals = (double *)malloc(t.n_vals * sizeof(double));\n  return t;\n}\n";
+
+fn table_project(extra: &[(&str, &str)]) -> tempfile::TempDir {
+    let mut files = vec![("main.c", TABLE_MAIN), ("init.c", TABLE_INIT)];
+    files.extend_from_slice(extra);
+    let dir = project(&files);
+    std::fs::write(dir.path().join("table.h"), TABLE_H).unwrap();
+    dir
+}
+
+fn member_lengths_of(dir: &Path) -> BTreeMap<(String, String), (String, i64)> {
+    let mut m = lowered(dir, "main.c");
+    attach_with_cache(&mut m, None);
+    members::attach_with_cache(&mut m, TABLE_MAIN, None);
+    m.member_lengths
+}
+
+#[test]
+fn a_member_length_comes_from_the_stores_of_another_file() {
+    let dir = table_project(&[]);
+    let got = member_lengths_of(dir.path());
+    assert_eq!(
+        got.get(&("table".to_string(), "vals".to_string())),
+        Some(&("n_vals".to_string(), 8))
+    );
+}
+
+#[test]
+fn a_file_that_changes_the_length_alone_breaks_the_member_length() {
+    let grow = "#include \"table.h\"\nvoid grow(table *t) { t->n_vals = 2 * t->n_vals; }\n";
+    let dir = table_project(&[("grow.c", grow)]);
+    assert!(member_lengths_of(dir.path()).is_empty());
+}
+
+#[test]
+fn without_a_database_a_record_of_a_header_gets_no_member_length() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, text) in [
+        ("main.c", TABLE_MAIN),
+        ("init.c", TABLE_INIT),
+        ("table.h", TABLE_H),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+    }
+    assert!(member_lengths_of(dir.path()).is_empty());
+}

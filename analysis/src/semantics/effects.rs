@@ -300,6 +300,8 @@ pub fn exported(
                 this: s.this,
                 members: s.members.clone(),
                 globals,
+                returns_bytes: crate::semantics::member_lengths::returned_bytes(module, id)
+                    .map(|p| crate::semantics::member_lengths::encode(&p)),
             };
             (f.qualified_name.clone(), f.params.len(), summary)
         })

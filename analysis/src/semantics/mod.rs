@@ -5,6 +5,7 @@ pub mod bounds;
 pub mod constants;
 pub mod effects;
 pub mod launch;
+pub mod member_lengths;
 pub mod sections;
 pub mod symbolic;
 pub mod unknowns;

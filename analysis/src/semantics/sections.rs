@@ -1727,7 +1727,11 @@ enum AllocSize {
 
 /// `e`, or the initialiser of the local it names when that local is never assigned after its
 /// declaration (`const size_t bytes = n * sizeof(float); malloc(bytes)`), a few levels deep.
-fn through_fixed_locals(module: &Module, f: &crate::ir::Function, mut e: ExprId) -> ExprId {
+pub(crate) fn through_fixed_locals(
+    module: &Module,
+    f: &crate::ir::Function,
+    mut e: ExprId,
+) -> ExprId {
     for _ in 0..4 {
         let mut x = e;
         while let ExprKind::Cast(y) = f.expr(x).kind {
