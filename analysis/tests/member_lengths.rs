@@ -3,9 +3,8 @@
 
 mod common;
 use omplens_analysis::ir::Module;
-use omplens_analysis::semantics::member_lengths::{
-    decode, encode, evidence, infer, returned_bytes,
-};
+use omplens_analysis::semantics::allocation::{decode, encode, returned_bytes};
+use omplens_analysis::semantics::member_lengths::{evidence, infer};
 use omplens_analysis::semantics::symbolic::Poly;
 
 fn lower(text: &str) -> Module {

@@ -134,6 +134,20 @@ fn of_any_scope(
             };
             let here = sections::accessed_section_named(module, id, g, v, seeds);
             let mut section = here.as_ref().ok().cloned();
+            // The kernels' accesses under the names that declare the same view again inside
+            // (`Real *ss = &domain.m_ss[0];` in an inner scope) are accesses of `v`'s data.
+            let func = module.function(id);
+            for (w, _) in crate::semantics::effects::shadowed_aliases(module, func)
+                .into_iter()
+                .filter(|(_, u)| *u == v)
+            {
+                let there = sections::accessed_section_named(module, id, g, w, seeds).ok();
+                section = match (section, there) {
+                    (Some(a), Some(b)) => a.union_known(&b, &module.macros),
+                    (None, s) if here.is_err() => s,
+                    _ => None,
+                };
+            }
             for s in hosted_sections(module, id, cfgs, v, seeds) {
                 section = match (section, s) {
                     (None, s) => s,
@@ -158,6 +172,7 @@ fn of_any_scope(
                 sections::allocation_length_named(module, id, v)
                     .or_else(|| sections::allocation_length_named(module, id, root))
                     .or_else(|| member_lengths::copied_member_length(module, id, v))
+                    .or_else(|| sections::vector_view_length(module, id, v))
                     .map(|len| Section {
                         lower: Poly::constant(0),
                         length: len,

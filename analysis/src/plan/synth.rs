@@ -160,7 +160,15 @@ impl<'a> FnCtx<'a> {
         self.module.line_ref(offset)
     }
 
-    fn anchor(&self, s: StmtId) -> Anchor {
+    fn anchor(&self, mut s: StmtId) -> Anchor {
+        // The statement a directive governs cannot be separated from it (`#pragma omp
+        // parallel for` then the loop): code goes before the directive.
+        while let Some(p) = self.tree.parent(s) {
+            match self.tree.kind(p) {
+                StmtKind::Omp { body: Some(b), .. } if *b == s => s = p,
+                _ => break,
+            }
+        }
         Anchor {
             stmt: self.tree.span(s),
             in_compound: self.tree.in_compound(s),
@@ -793,7 +801,9 @@ impl<'a> FnCtx<'a> {
             });
             return None;
         }
-        // Names declared inside the region are not visible at its map clauses.
+        // Names declared inside the region are not visible at its map clauses (but a pointer
+        // declared again inside as the same view as an outer one of its name is that one).
+        let shadowed = crate::semantics::effects::shadowed_aliases(self.module, self.func);
         let hidden: BTreeSet<String> = self
             .func
             .stmts
@@ -802,6 +812,11 @@ impl<'a> FnCtx<'a> {
             .flat_map(|st| match &st.kind {
                 StmtKind::Decl(ds) => ds.iter().map(|(v, _)| *v).collect::<Vec<_>>(),
                 _ => Vec::new(),
+            })
+            .filter(|v| {
+                shadowed
+                    .get(v)
+                    .is_none_or(|u| self.module.var(*u).name != self.module.var(*v).name)
             })
             .map(|v| self.module.var(v).name.clone())
             .collect();

@@ -300,8 +300,8 @@ pub fn exported(
                 this: s.this,
                 members: s.members.clone(),
                 globals,
-                returns_bytes: crate::semantics::member_lengths::returned_bytes(module, id)
-                    .map(|p| crate::semantics::member_lengths::encode(&p)),
+                returns_bytes: crate::semantics::allocation::returned_bytes(module, id)
+                    .map(|p| crate::semantics::allocation::encode(&p)),
             };
             (f.qualified_name.clone(), f.params.len(), summary)
         })
@@ -764,6 +764,183 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
     group
 }
 
+/// The member whose data `e` points into (`&obj->v[0]`, `obj.v.data()`, `this->v + k`): its
+/// name and the member expression.
+fn member_source(func: &Function, mut e: crate::ir::ExprId) -> Option<(String, crate::ir::ExprId)> {
+    use crate::ir::{BinaryOp, UnaryOp};
+    for _ in 0..32 {
+        match &func.expr(e).kind {
+            ExprKind::Cast(x) => e = *x,
+            ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+                ExprKind::Subscript(b, _) => e = *b,
+                ExprKind::Call {
+                    receiver: Some(r), ..
+                } => e = *r,
+                _ => return None,
+            },
+            ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => e = *a,
+            // `obj.v.data()`, `obj.v.begin()`: a member call on the member.
+            ExprKind::Call {
+                receiver: Some(r),
+                callee: crate::ir::Callee::Direct(_) | crate::ir::Callee::Named(_),
+                ..
+            } => e = *r,
+            ExprKind::Member { field, .. } => return Some((field.clone(), e)),
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Local pointers declared again in an inner scope as the same view of the same object's
+/// member as a pointer of an enclosing scope (`Real *ss = &dom->m_ss[0];` before a loop, and
+/// `Real *ss = &domain.m_ss[0];` inside it, `domain` a reference bound to `*dom`): the inner
+/// one, mapped to the outer one. Each is set only by its declaration, to the first element of
+/// the member's data (`&x.m[0]`, `x.m.data()`), and the object's pointer is not set again
+/// after the outer declaration. A map clause at the outer scope names the data the inner
+/// name reaches.
+pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarId> {
+    use crate::ir::{ExprId, StmtKind, UnaryOp};
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(x) = func.expr(e).kind {
+            e = x;
+        }
+        e
+    };
+    // The object a member expression's base denotes: (pointer or object variable, deref).
+    let object = |member: ExprId| -> Option<(VarId, bool)> {
+        let ExprKind::Member {
+            base: Some(b),
+            arrow,
+            ..
+        } = &func.expr(member).kind
+        else {
+            return None;
+        };
+        let ExprKind::Var(b) = func.expr(strip(*b)).kind else {
+            return None;
+        };
+        if *arrow {
+            return Some((b, true));
+        }
+        if !matches!(module.var(b).ty.kind, TypeKind::Reference(_)) {
+            return Some((b, false));
+        }
+        // A reference bound to `*p`.
+        let init = func.stmts.iter().find_map(|st| match &st.kind {
+            StmtKind::Decl(ds) => ds.iter().find(|(d, _)| *d == b).and_then(|(_, i)| *i),
+            _ => None,
+        })?;
+        match func.expr(strip(init)).kind {
+            ExprKind::Unary(UnaryOp::Deref, p) => match func.expr(strip(p)).kind {
+                ExprKind::Var(p) => Some((p, true)),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // The first element of the member's data: `&x.m[0]`, `x.m.data()`, `&x.m.front()`.
+    let zero = |i: ExprId| {
+        matches!(
+            func.expr(strip(i)).kind,
+            ExprKind::Int { value: Some(0), .. }
+        )
+    };
+    let named = |c: &crate::ir::Callee, names: &[&str]| match c {
+        crate::ir::Callee::Direct(f) => names.contains(&module.function(*f).name.as_str()),
+        crate::ir::Callee::Named(n) => names.contains(&n.as_str()),
+        crate::ir::Callee::Indirect(_) => false,
+    };
+    let first_element = |init: ExprId| match &func.expr(strip(init)).kind {
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+            ExprKind::Subscript(_, i) => zero(*i),
+            // `&v[0]` through `operator[]`, `&v.front()`.
+            ExprKind::Call { callee, args, .. } => match args.as_slice() {
+                [] => named(callee, &["front"]),
+                [i] => named(callee, &["operator[]"]) && zero(*i),
+                _ => false,
+            },
+            _ => false,
+        },
+        ExprKind::Call { callee, args, .. } => args.is_empty() && named(callee, &["data"]),
+        _ => false,
+    };
+    let assigned = |v: VarId| {
+        func.exprs.iter().any(|ex| match &ex.kind {
+            ExprKind::Assign(_, l, _) => {
+                matches!(func.expr(strip(*l)).kind, ExprKind::Var(x) if x == v)
+            }
+            ExprKind::Unary(op, x) => {
+                (op.is_increment() || *op == UnaryOp::AddrOf)
+                    && matches!(func.expr(strip(*x)).kind, ExprKind::Var(y) if y == v)
+            }
+            _ => false,
+        })
+    };
+    let assigned_after = |v: VarId, at: u32| {
+        func.exprs.iter().any(|ex| match &ex.kind {
+            ExprKind::Assign(_, l, _) => {
+                ex.span.start > at
+                    && matches!(func.expr(strip(*l)).kind, ExprKind::Var(x) if x == v)
+            }
+            _ => false,
+        })
+    };
+    let tree = crate::ir::stmt_tree::StmtTree::new(func);
+    // (member, object, element size) -> [(declaration statement, variable)], in source order.
+    let mut groups: HashMap<(String, VarId, bool), Vec<(crate::ir::StmtId, VarId)>> =
+        HashMap::new();
+    for (sid, st) in func.stmts.iter_enumerated() {
+        let StmtKind::Decl(ds) = &st.kind else {
+            continue;
+        };
+        for (v, init) in ds {
+            let var = module.var(*v);
+            let Some(init) = *init else { continue };
+            if !var.ty.is_pointer() || var.storage != Storage::Local || !first_element(init) {
+                continue;
+            }
+            let Some((member, e)) = member_source(func, init) else {
+                continue;
+            };
+            let Some((obj, deref)) = object(e) else {
+                continue;
+            };
+            if assigned(*v) {
+                continue;
+            }
+            groups
+                .entry((member, obj, deref))
+                .or_default()
+                .push((sid, *v));
+        }
+    }
+    let mut out = HashMap::new();
+    for ((_, obj, _), mut decls) in groups {
+        decls.sort_by_key(|(s, _)| func.stmt(*s).span.start);
+        let (outer_stmt, outer) = decls[0];
+        let at = func.stmt(outer_stmt).span.start;
+        if assigned_after(obj, at) {
+            continue;
+        }
+        let Some(scope) = tree.parent(outer_stmt) else {
+            continue;
+        };
+        let scope = func.stmt(scope).span;
+        let elem = |v: VarId| match &module.var(v).ty.kind {
+            TypeKind::Pointer(t) => t.size,
+            _ => None,
+        };
+        for &(s, inner) in &decls[1..] {
+            let span = func.stmt(s).span;
+            if scope.start <= span.start && span.end <= scope.end && elem(inner) == elem(outer) {
+                out.insert(inner, outer);
+            }
+        }
+    }
+    out
+}
+
 /// Local pointers that always point into one member's data: `x = &obj->v[0]`,
 /// `x = obj.v.data()`, `x = this->v + k` (the member's name). Flow-insensitive: every
 /// assignment of the local must reach the same member.
@@ -783,35 +960,10 @@ pub fn member_alias_sets(
     module: &Module,
     func: &Function,
 ) -> (HashMap<VarId, String>, HashSet<crate::ir::ExprId>) {
-    use crate::ir::{BinaryOp, ExprId, UnaryOp};
-    fn member_of(func: &Function, mut e: ExprId) -> Option<(String, ExprId)> {
-        for _ in 0..32 {
-            match &func.expr(e).kind {
-                ExprKind::Cast(x) => e = *x,
-                ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
-                    ExprKind::Subscript(b, _) => e = *b,
-                    ExprKind::Call {
-                        receiver: Some(r), ..
-                    } => e = *r,
-                    _ => return None,
-                },
-                ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => e = *a,
-                // `obj.v.data()`, `obj.v.begin()`: a member call on the member.
-                ExprKind::Call {
-                    receiver: Some(r),
-                    callee: crate::ir::Callee::Direct(_) | crate::ir::Callee::Named(_),
-                    ..
-                } => e = *r,
-                ExprKind::Member { field, .. } => return Some((field.clone(), e)),
-                _ => return None,
-            }
-        }
-        None
-    }
     let mut found: HashMap<VarId, Option<String>> = HashMap::new();
-    let mut sources: HashMap<VarId, Vec<ExprId>> = HashMap::new();
+    let mut sources: HashMap<VarId, Vec<crate::ir::ExprId>> = HashMap::new();
     for (v, rhs) in local_pointer_sets(module, func) {
-        let m = member_of(func, rhs);
+        let m = member_source(func, rhs);
         if let Some((_, e)) = &m {
             sources.entry(v).or_default().push(*e);
         }

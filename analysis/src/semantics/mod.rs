@@ -1,6 +1,7 @@
 //! Analyses over the IR: interprocedural side effects (and, later, symbolic ranges, the data
 //! environment and validity).
 
+pub mod allocation;
 pub mod bounds;
 pub mod constants;
 pub mod effects;

@@ -1626,7 +1626,12 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
                     }
                     _ => None,
                 };
-                Some(bytes.map(AllocSize::Bytes))
+                // A function returning an allocation (`Allocate<T>(n)`).
+                let returned = || {
+                    (matches!(callee, Callee::Direct(_)) && rhs == written)
+                        .then_some(AllocSize::Returned(rhs))
+                };
+                Some(bytes.map(AllocSize::Bytes).or_else(returned))
             }
             // `new T[n]` into a `T *` (a cast in between could change the element's size).
             ExprKind::NewArray {
@@ -1664,7 +1669,9 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
             ExprKind::Assign(None, l, r) if is_var(l) => sizes.extend(alloc_bytes(r)),
             ExprKind::Assign(Some(_), l, _) if is_var(l) => return None,
             ExprKind::Unary(op, x) if op.is_increment() && is_var(x) => return None,
-            ExprKind::Unary(UnaryOp::AddrOf, x) if is_var(x) && !memalign_addr.contains(&i) => {
+            ExprKind::Unary(UnaryOp::AddrOf, x)
+                if is_var(x) && !memalign_addr.contains(&i) && !released_at(module, f, i) =>
+            {
                 return None
             }
             _ => {}
@@ -1681,7 +1688,8 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
             AllocSize::Bytes(factors) => {
                 let mut bytes = Poly::constant(1);
                 for e in factors {
-                    bytes = bytes.mul(&polys.poly(through_fixed_locals(module, f, e))?);
+                    bytes = bytes
+                        .mul(&polys.poly(super::allocation::through_fixed_locals(module, f, e))?);
                 }
                 let len = bytes.div(elem)?;
                 if len.scale(elem) != bytes {
@@ -1689,7 +1697,20 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
                 }
                 len
             }
-            AllocSize::Elements(n) => polys.poly(through_fixed_locals(module, f, n))?,
+            AllocSize::Elements(n) => {
+                polys.poly(super::allocation::through_fixed_locals(module, f, n))?
+            }
+            AllocSize::Returned(call) => {
+                // `double *a = Allocate<double>(n)`: the template's `sizeof(T)` is the
+                // element's size (with no cast between the call and `a`).
+                let bytes = super::allocation::bytes_of(module, func, &mut polys, call)?
+                    .subst(super::allocation::DEPENDENT_SIZEOF, &Poly::constant(elem));
+                let len = bytes.div(elem)?;
+                if len.scale(elem) != bytes {
+                    return None;
+                }
+                len
+            }
         };
         match &found {
             Some(p) if *p != len => return None,
@@ -1697,6 +1718,70 @@ fn allocation(module: &Module, func: FuncId, var: VarId, named: bool) -> Option<
         }
     }
     found
+}
+
+/// Whether `addr` (`&p`) is an argument of a call of a function that, through that
+/// parameter, only reads the pointer and sets it to null (`Release(&p)`: `free(*ptr); *ptr =
+/// NULL;`): the call gives `p` no other allocation.
+fn released_at(module: &Module, f: &crate::ir::Function, addr: ExprId) -> bool {
+    let call = f.exprs.iter().find_map(|ex| match &ex.kind {
+        ExprKind::Call {
+            callee: Callee::Direct(id),
+            args,
+            ..
+        } => args
+            .iter()
+            .position(|a| {
+                let mut a = *a;
+                while let ExprKind::Cast(x) = f.expr(a).kind {
+                    a = x;
+                }
+                a == addr
+            })
+            .map(|i| (*id, i)),
+        _ => None,
+    });
+    let Some((id, i)) = call else { return false };
+    let callee = module.function(id);
+    let Some(&p) = callee.params.get(i) else {
+        return false;
+    };
+    if !callee.has_body {
+        return false;
+    }
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(x) = callee.expr(e).kind {
+            e = x;
+        }
+        e
+    };
+    let is_p = |e: ExprId| matches!(callee.expr(strip(e)).kind, ExprKind::Var(x) if x == p);
+    let is_deref_p = |e: ExprId| matches!(callee.expr(strip(e)).kind, ExprKind::Unary(UnaryOp::Deref, x) if is_p(x));
+    let uses = callee
+        .exprs
+        .iter()
+        .filter(|ex| matches!(ex.kind, ExprKind::Var(x) if x == p))
+        .count();
+    let derefs = callee
+        .exprs
+        .iter()
+        .filter(|ex| matches!(ex.kind, ExprKind::Unary(UnaryOp::Deref, x) if is_p(x)))
+        .count();
+    let null = |e: ExprId| {
+        matches!(
+            callee.expr(strip(e)).kind,
+            ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. }
+        )
+    };
+    uses == derefs
+        && callee.exprs.iter().all(|ex| match &ex.kind {
+            ExprKind::Assign(None, l, r) if is_deref_p(*l) => null(*r),
+            ExprKind::Assign(Some(_), l, _) => !is_deref_p(*l),
+            ExprKind::Unary(op, x) if op.is_increment() || *op == UnaryOp::AddrOf => {
+                !is_deref_p(*x)
+            }
+            _ => true,
+        })
 }
 
 /// Whether `bytes` (the byte count of `memset(var, c, bytes)` in `func`) is the whole
@@ -1715,7 +1800,7 @@ pub fn is_whole_allocation(module: &Module, func: FuncId, var: VarId, bytes: Exp
     };
     let f = module.function(func);
     let mut polys = ExprPolys::new(module, f);
-    polys.poly(through_fixed_locals(module, f, bytes)) == Some(len.scale(elem))
+    polys.poly(super::allocation::through_fixed_locals(module, f, bytes)) == Some(len.scale(elem))
 }
 
 /// How an allocation gives its size: bytes as a product of factors (`malloc(n * sizeof(T))`,
@@ -1723,45 +1808,8 @@ pub fn is_whole_allocation(module: &Module, func: FuncId, var: VarId, bytes: Exp
 enum AllocSize {
     Bytes(Vec<ExprId>),
     Elements(ExprId),
-}
-
-/// `e`, or the initialiser of the local it names when that local is never assigned after its
-/// declaration (`const size_t bytes = n * sizeof(float); malloc(bytes)`), a few levels deep.
-pub(crate) fn through_fixed_locals(
-    module: &Module,
-    f: &crate::ir::Function,
-    mut e: ExprId,
-) -> ExprId {
-    for _ in 0..4 {
-        let mut x = e;
-        while let ExprKind::Cast(y) = f.expr(x).kind {
-            x = y;
-        }
-        let ExprKind::Var(v) = f.expr(x).kind else {
-            return e;
-        };
-        if module.var(v).storage != crate::ir::Storage::Local {
-            return e;
-        }
-        let init = f.stmts.iter().find_map(|st| match &st.kind {
-            StmtKind::Decl(ds) => ds.iter().find(|(d, _)| *d == v).map(|(_, i)| *i),
-            _ => None,
-        });
-        let Some(Some(init)) = init else {
-            return e;
-        };
-        let is_v = |x: ExprId| matches!(f.expr(x).kind, ExprKind::Var(y) if y == v);
-        let changed = f.exprs.iter().any(|ex| match &ex.kind {
-            ExprKind::Assign(_, l, _) => is_v(*l),
-            ExprKind::Unary(op, y) => (op.is_increment() || *op == UnaryOp::AddrOf) && is_v(*y),
-            _ => false,
-        });
-        if changed {
-            return e;
-        }
-        e = init;
-    }
-    e
+    /// A call of a function that returns an allocation (`semantics::allocation`).
+    Returned(ExprId),
 }
 
 /// A file-scope pointer that every function of the module only ever sets to an allocation
@@ -2183,4 +2231,88 @@ fn jumps(f: &Function, s: StmtId, depth: usize) -> bool {
             .into_iter()
             .any(|c| jumps(f, c, depth + 1)),
     }
+}
+
+/// The length of the data behind `v`, a local pointer of `func` set once, at its
+/// declaration, to the first element of a `std::vector` (`&d->m_x[0]`, `v.data()`,
+/// `&v.front()`): the vector's `size()` (`d->m_x.size()`), when the vector is a variable or
+/// a member of one that is not set again after the declaration. Evaluated where a map clause
+/// goes, it is the size of the storage `v` still points into (a vector resized in between
+/// would leave `v` dangling, which the program does not expect).
+pub fn vector_view_length(module: &Module, func: FuncId, v: VarId) -> Option<Poly> {
+    let f = module.function(func);
+    let var = module.var(v);
+    if var.storage != crate::ir::Storage::Local || !var.ty.is_pointer() {
+        return None;
+    }
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(x) = f.expr(e).kind {
+            e = x;
+        }
+        e
+    };
+    let (init, decl_at) = f.stmts.iter().find_map(|st| match &st.kind {
+        StmtKind::Decl(ds) => ds
+            .iter()
+            .find(|(d, _)| *d == v)
+            .map(|(_, i)| (*i, st.span.start)),
+        _ => None,
+    })?;
+    let vector_method = |c: &Callee, names: &[&str]| match c {
+        Callee::Direct(id) => {
+            let m = module.function(*id);
+            m.qualified_name.starts_with("std::")
+                && m.qualified_name.contains("vector")
+                && names.contains(&m.name.as_str())
+        }
+        _ => false,
+    };
+    let zero = |e: ExprId| matches!(f.expr(strip(e)).kind, ExprKind::Int { value: Some(0), .. });
+    let receiver = match &f.expr(strip(init?)).kind {
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match &f.expr(*x).kind {
+            ExprKind::Call {
+                callee,
+                receiver: Some(r),
+                args,
+            } => match args.as_slice() {
+                [i] if vector_method(callee, &["operator[]"]) && zero(*i) => *r,
+                [] if vector_method(callee, &["front"]) => *r,
+                _ => return None,
+            },
+            _ => return None,
+        },
+        ExprKind::Call {
+            callee,
+            receiver: Some(r),
+            args,
+        } if args.is_empty() && vector_method(callee, &["data"]) => *r,
+        _ => return None,
+    };
+    // The vector: `x`, `x.m` or `x->m`, with `x` not set after the view is taken.
+    let (base, text) = match &f.expr(strip(receiver)).kind {
+        ExprKind::Var(x) => (*x, module.var(*x).name.clone()),
+        ExprKind::Member {
+            base: Some(b),
+            field,
+            arrow,
+        } => match f.expr(strip(*b)).kind {
+            ExprKind::Var(x) => (
+                x,
+                format!(
+                    "{}{}{field}",
+                    module.var(x).name,
+                    if *arrow { "->" } else { "." }
+                ),
+            ),
+            _ => return None,
+        },
+        _ => return None,
+    };
+    let is = |e: ExprId, x: VarId| matches!(f.expr(strip(e)).kind, ExprKind::Var(y) if y == x);
+    let changed = f.exprs.iter().any(|ex| match &ex.kind {
+        ExprKind::Assign(_, l, _) => is(*l, v) || (is(*l, base) && ex.span.start > decl_at),
+        ExprKind::Unary(op, x) => (op.is_increment() || *op == UnaryOp::AddrOf) && is(*x, v),
+        _ => false,
+    });
+    (!changed).then(|| Poly::atom(&format!("{text}.size()")))
 }

@@ -480,8 +480,17 @@ pub(crate) fn node_events(
     };
     // Locals that alias one member's data (`float *d = net->delta;`), by member: a use of
     // that member's data elsewhere (`update(net->delta)`) is a use of the local's object.
+    // A pointer declared again in an inner scope as the same view of the same member's data
+    // is the outer pointer's object (a clause at the outer scope maps what it reaches).
+    let shadowed = super::effects::shadowed_aliases(module, func);
+    // The member expressions those views are made from (`mesh.m_ss` in `&mesh.m_ss[0]`):
+    // making a view touches none of the data.
+    let (member_aliases, view_sources) = super::effects::member_alias_sets(module, func);
     let mut by_member: HashMap<String, Option<VarId>> = HashMap::new();
-    for (v, m) in super::effects::member_aliases(module, func) {
+    for (v, m) in member_aliases {
+        if shadowed.contains_key(&v) {
+            continue;
+        }
         by_member
             .entry(m)
             .and_modify(|x| *x = None)
@@ -521,6 +530,7 @@ pub(crate) fn node_events(
                 _ => None,
             },
             Root::Var(v) => {
+                let v = shadowed.get(&v).copied().unwrap_or(v);
                 if let Some(m) = super::effects::member_data(a) {
                     let local = by_member.get(m).copied().flatten();
                     return Some(Object::Var(local.unwrap_or(v)));
@@ -584,8 +594,21 @@ pub(crate) fn node_events(
                                 evs.push((Object::Var(*v), dev, r || w, w, None));
                             }
                         }
+                        // What they do to the data of members a local here views
+                        // (`arealg = &dom->m_arealg[0]` and a callee reading `m_arealg`).
+                        for (m, e) in &sums[callee].members {
+                            let Some(Some(local)) = by_member.get(m) else {
+                                continue;
+                            };
+                            for (dev, r, w) in effect_at(*e, on_device) {
+                                evs.push((Object::Var(*local), dev, r || w, w, None));
+                            }
+                        }
                     }
                     for a in &n.accesses {
+                        if view_sources.contains(&a.expr) {
+                            continue;
+                        }
                         let Some(object) = object_of(a) else { continue };
                         let (read, write) = match &a.escape {
                             Some(Escape::CallArg {

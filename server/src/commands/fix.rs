@@ -191,6 +191,9 @@ pub fn run_fix(args: &FixArgs) -> Result<ExitCode> {
     }
     let write = verdict.accepted() && (gaps == 0 || args.allow_partial);
     if !verdict.accepted() {
+        if let Some(d) = std::env::var_os("OMPLENS_DEBUG_REFUSED") {
+            let _ = std::fs::write(d, &fixed);
+        }
         eprintln!("omplens: the rewrite of {shown} was refused (see above); nothing written");
     } else if !write {
         eprintln!(
