@@ -5,7 +5,8 @@
 //! run whenever the runtime schedules them, until a `taskwait` or a barrier waits for it.
 //! Until then the host must not write what the task copies in or back, nor read what it
 //! copies back, and no other target construct may touch what the kernel writes on the
-//! device (or write what it reads) unless `depend` clauses on both order them: a target
+//! device (or write what it reads) unless `depend` clauses on both order them (a list item
+//! of the same base, not both `in` nor both `inoutset`): a target
 //! construct without `nowait` does not wait for earlier deferred tasks (OpenMP 5.2 §13.8,
 //! §15.5). Kernels inside another construct than `target data` (a `parallel` region, a
 //! `task`) are left alone: who waits for them is not followed here. A function that returns
@@ -20,7 +21,7 @@ use crate::check::env::{object_name, Object};
 use crate::check::{Finding, Related, Severity};
 use crate::ir::cfg::{BlockId, Cfg, NodeKind};
 use crate::ir::{DirId, FuncId, Module, Span, Storage};
-use crate::pragma::{ClauseKind, Directive, DirectiveKind};
+use crate::pragma::{ClauseKind, DependKind, Directive, DirectiveKind};
 use crate::semantics::validity::{calls_in, node_events, RawEvent};
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -48,8 +49,47 @@ fn is_deferred(d: &Directive) -> bool {
     (d.kind.is_offload_kernel() || d.kind.is_data_mapping()) && has_nowait(d)
 }
 
-fn has_depend(d: &Directive) -> bool {
-    has(d, |k| matches!(k, ClauseKind::Depend { .. }))
+/// A construct's task dependences: (list item's base name, dependence type) per item, empty
+/// without `depend`; None for ones omplens does not compare (`depobj`, an `iterator`), taken
+/// to meet any other task's.
+type Deps = Option<Vec<(String, DependKind)>>;
+
+fn deps_of(d: &Directive) -> Deps {
+    let mut out = Vec::new();
+    for c in &d.clauses {
+        if let ClauseKind::Depend {
+            kind,
+            iterator,
+            items,
+        } = &c.kind
+        {
+            if iterator.is_some() || *kind == DependKind::Depobj {
+                return None;
+            }
+            out.extend(items.iter().map(|i| (i.base.name.clone(), *kind)));
+        }
+    }
+    Some(out)
+}
+
+fn has_depend(deps: &Deps) -> bool {
+    deps.as_ref().is_none_or(|d| !d.is_empty())
+}
+
+/// Whether task dependences order two tasks: a list item they share, not both `in` (nor both
+/// `inoutset`). Sections of one base are taken to overlap; dependences omplens does not
+/// compare meet any.
+fn ordered(a: &Deps, b: &Deps) -> bool {
+    // (Two `mutexinoutset` tasks are not ordered, but never run at once: no race either.)
+    let meet = |x: DependKind, y: DependKind| {
+        !(x == y && matches!(x, DependKind::In | DependKind::Inoutset))
+    };
+    match (a, b) {
+        (Some(a), Some(b)) => a
+            .iter()
+            .any(|(x, kx)| b.iter().any(|(y, ky)| x == y && meet(*kx, *ky))),
+        _ => has_depend(a) && has_depend(b),
+    }
 }
 
 /// A directive after which no task generated before it is still running: `taskwait`,
@@ -65,23 +105,24 @@ fn waits(kind: &NodeKind, module: &Module) -> bool {
     }
 }
 
-/// A target construct without `nowait` that has `depend` clauses: an undeferred task that
-/// the encountering thread waits for, itself ordered after the earlier task whose
-/// dependences it names (omplens takes them to overlap), so the earlier task has finished
-/// when it ends.
-fn ordered_wait(kind: &NodeKind, module: &Module) -> bool {
+/// A target construct without `nowait` whose dependences order it after a task with `deps`:
+/// an undeferred task that the encountering thread waits for, itself ordered after the
+/// earlier task, so the earlier task has finished when it ends.
+fn ordered_wait(kind: &NodeKind, module: &Module, deps: &Deps) -> bool {
     let d = match kind {
         NodeKind::Enter(d) | NodeKind::Standalone(d) => *d,
         _ => return false,
     };
     let d = &module.directive(d).directive;
-    (d.kind.is_offload_kernel() || d.kind.is_data_mapping()) && has_depend(d) && !has_nowait(d)
+    (d.kind.is_offload_kernel() || d.kind.is_data_mapping())
+        && !has_nowait(d)
+        && ordered(deps, &deps_of(d))
 }
 
-/// Whether the walk from a task stops at this node: a wait, or (for a task with `depend`) an
+/// Whether the walk from a task with dependences `deps` stops at this node: a wait, or an
 /// undeferred target construct ordered after it.
-fn stops(kind: &NodeKind, module: &Module, depend: bool) -> bool {
-    waits(kind, module) || (depend && ordered_wait(kind, module))
+fn stops(kind: &NodeKind, module: &Module, deps: &Deps) -> bool {
+    waits(kind, module) || ordered_wait(kind, module, deps)
 }
 
 /// What an unfinished task uses: (objects it copies back, objects it copies in, objects it
@@ -133,7 +174,7 @@ impl Uses {
 struct Target {
     span: Span,
     stmt: crate::ir::StmtId,
-    depend: bool,
+    deps: Deps,
     kernel: bool,
 }
 
@@ -162,7 +203,7 @@ impl Constructs {
                 c.targets.push(Target {
                     span,
                     stmt: n.stmt,
-                    depend: has_depend(dir),
+                    deps: deps_of(dir),
                     kernel: dir.kind.is_offload_kernel(),
                 });
             } else if matches!(n.kind, NodeKind::Enter(_)) {
@@ -184,9 +225,12 @@ impl Constructs {
             .map(|t| t.stmt)
     }
 
-    /// `span` lies in a target construct with `depend` clauses.
-    fn in_depend_construct(&self, span: Span) -> bool {
-        self.targets.iter().any(|t| t.depend && contains(t.span, span))
+    /// `span` lies in a target construct whose dependences order it after a task with
+    /// `deps`.
+    fn in_ordered_construct(&self, span: Span, deps: &Deps) -> bool {
+        self.targets
+            .iter()
+            .any(|t| contains(t.span, span) && ordered(deps, &t.deps))
     }
 }
 
@@ -205,7 +249,7 @@ struct Origin {
     stmt: Option<crate::ir::StmtId>,
     /// The call through which it reaches this function (None: the kernel is here).
     call: Option<(Span, String)>,
-    has_depend: bool,
+    deps: Deps,
     uses: Uses,
 }
 
@@ -306,7 +350,7 @@ fn origins(
                         },
                         stmt: Some(n.stmt),
                         call: None,
-                        has_depend: has_depend(&info.directive),
+                        deps: deps_of(&info.directive),
                         uses: kernel_uses(cx, fid, g, evs, d, span),
                     },
                 ));
@@ -326,7 +370,7 @@ fn origins(
                                 label: o.label.clone(),
                                 stmt: None,
                                 call: Some((func.stmt(n.stmt).span, module.function(callee).name.clone())),
-                                has_depend: o.has_depend,
+                                deps: o.deps.clone(),
                                 uses: o.uses.clone(),
                             },
                         ));
@@ -442,12 +486,12 @@ fn walk(
         let mut stopped = false;
         for i in start..block.nodes.len() {
             let n = &block.nodes[i];
-            if stops(&n.kind, module, origin.has_depend) {
+            if stops(&n.kind, module, &origin.deps) {
                 stopped = true;
                 break;
             }
             let s = func.stmt(n.stmt).span;
-            let ordered = origin.has_depend && constructs.in_depend_construct(s);
+            let ordered = constructs.in_ordered_construct(s, &origin.deps);
             for e in &evs[b][i] {
                 if reported.contains_key(&e.0) {
                     continue;
@@ -554,7 +598,7 @@ fn walk(
         findings: reported
             .into_values()
             .map(|(mut f, x, sure)| {
-                if sure && every_path_unwaited(module, g, at, x, origin.has_depend) {
+                if sure && every_path_unwaited(module, g, at, x, &origin.deps) {
                     f.severity = RULE.severity;
                 }
                 f
@@ -595,7 +639,7 @@ fn every_path_unwaited(
     g: &Cfg,
     at: (BlockId, usize),
     x: BlockId,
-    depend: bool,
+    deps: &Deps,
 ) -> bool {
     if at.0 == x {
         // The use follows in the task's own block, and the walk met no wait before it.
@@ -614,7 +658,7 @@ fn every_path_unwaited(
         let block = g.block(b);
         if block.nodes[start.min(block.nodes.len())..]
             .iter()
-            .any(|n| stops(&n.kind, module, depend))
+            .any(|n| stops(&n.kind, module, deps))
         {
             return false;
         }
