@@ -149,3 +149,51 @@ fn const_pointer_arguments_take_the_callees_space() {
     assert_eq!(param(&m, "chain", 0), e(false, false, true, false));
     assert_eq!(param(&m, "chain", 1), e(false, false, false, true));
 }
+
+/// (inner name, outer name) pairs of `shadowed_aliases` in `main`, with the inner's line.
+fn shadows(src: &str) -> Vec<(String, String)> {
+    let m = lower("t.cpp", src);
+    let f = m.function(func(&m, "main"));
+    let mut out: Vec<(String, String)> =
+        omplens_analysis::semantics::effects::shadowed_aliases(&m, f)
+            .into_iter()
+            .map(|(a, b)| (m.var(a).name.clone(), m.var(b).name.clone()))
+            .collect();
+    out.sort();
+    out
+}
+
+const MESH: &str = "#include <vector>\nstruct Mesh { std::vector<double> m_ss, m_e; };\n";
+
+#[test]
+fn a_view_taken_again_inside_is_the_outer_view() {
+    let src = format!(
+        "{MESH}int main() {{\n  Mesh *dom = new Mesh();\n  double *ss = &dom->m_ss[0];\n  double *e = dom->m_e.data();\n  for (int s = 0; s < 3; s++) {{\n    Mesh &mesh = *dom;\n    double *ss = &mesh.m_ss[0];\n    double *e = mesh.m_e.data();\n    ss[0] += e[0];\n  }}\n  return (int)ss[0] + (int)e[0];\n}}\n"
+    );
+    assert_eq!(
+        shadows(&src),
+        [
+            ("e".to_string(), "e".to_string()),
+            ("ss".into(), "ss".into())
+        ]
+    );
+}
+
+#[test]
+fn a_view_of_another_object_or_after_a_resize_is_not() {
+    // Another mesh's member of the same name.
+    let other = format!(
+        "{MESH}int main() {{\n  Mesh *a = new Mesh(), *b = new Mesh();\n  double *ss = &a->m_ss[0];\n  {{\n    double *ss = &b->m_ss[0];\n    ss[0] = 1;\n  }}\n  return (int)ss[0];\n}}\n"
+    );
+    assert!(shadows(&other).is_empty());
+    // The member gets new storage between the two views.
+    let resized = format!(
+        "{MESH}int main() {{\n  Mesh *dom = new Mesh();\n  double *ss = &dom->m_ss[0];\n  ss[0] = 1;\n  dom->m_ss.resize(100);\n  {{\n    double *ss = &dom->m_ss[0];\n    ss[1] = 2;\n  }}\n  return 0;\n}}\n"
+    );
+    assert!(shadows(&resized).is_empty());
+    // The object's pointer is set again after the outer view.
+    let moved = format!(
+        "{MESH}int main() {{\n  Mesh *dom = new Mesh();\n  double *ss = &dom->m_ss[0];\n  ss[0] = 1;\n  dom = new Mesh();\n  {{\n    double *ss = &dom->m_ss[0];\n    ss[1] = 2;\n  }}\n  return 0;\n}}\n"
+    );
+    assert!(shadows(&moved).is_empty());
+}

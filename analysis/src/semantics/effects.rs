@@ -796,9 +796,11 @@ fn member_source(func: &Function, mut e: crate::ir::ExprId) -> Option<(String, c
 /// member as a pointer of an enclosing scope (`Real *ss = &dom->m_ss[0];` before a loop, and
 /// `Real *ss = &domain.m_ss[0];` inside it, `domain` a reference bound to `*dom`): the inner
 /// one, mapped to the outer one. Each is set only by its declaration, to the first element of
-/// the member's data (`&x.m[0]`, `x.m.data()`), and the object's pointer is not set again
-/// after the outer declaration. A map clause at the outer scope names the data the inner
-/// name reaches.
+/// the member's data (`&x.m[0]`, `x.m.data()`), the object's pointer is not set again
+/// after the outer declaration, and nothing but views and queries is called on a member of
+/// that name here (`resize` would give it other storage). A map clause at the outer scope
+/// names the data the inner name reaches. (A method of the object that reallocates the
+/// member between the two is not seen: the outer pointer would dangle there.)
 pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarId> {
     use crate::ir::{ExprId, StmtKind, UnaryOp};
     let strip = |mut e: ExprId| {
@@ -886,6 +888,35 @@ pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarI
             _ => false,
         })
     };
+    // Members the function calls something on that may reallocate their storage
+    // (`dom->m_ss.resize(n)`): a view taken before and one taken after are not the same.
+    const VIEWS: &[&str] = &[
+        "operator[]",
+        "data",
+        "front",
+        "back",
+        "at",
+        "size",
+        "empty",
+        "capacity",
+        "begin",
+        "end",
+    ];
+    let reallocated: HashSet<String> = func
+        .exprs
+        .iter()
+        .filter_map(|ex| match &ex.kind {
+            ExprKind::Call {
+                callee,
+                receiver: Some(r),
+                ..
+            } if !named(callee, VIEWS) => match &func.expr(strip(*r)).kind {
+                ExprKind::Member { field, .. } => Some(field.clone()),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
     let tree = crate::ir::stmt_tree::StmtTree::new(func);
     // (member, object, element size) -> [(declaration statement, variable)], in source order.
     let mut groups: HashMap<(String, VarId, bool), Vec<(crate::ir::StmtId, VarId)>> =
@@ -903,6 +934,9 @@ pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarI
             let Some((member, e)) = member_source(func, init) else {
                 continue;
             };
+            if reallocated.contains(&member) {
+                continue;
+            }
             let Some((obj, deref)) = object(e) else {
                 continue;
             };
