@@ -9,6 +9,9 @@ use super::{
     BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, Module, TypeClass, UnaryOp, VarId,
 };
 
+/// C library functions that receive a pointer without touching the data behind it.
+pub const NO_DATA_ACCESS: &[&str] = &["free", "omp_target_free"];
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccessKind {
     Read,
@@ -294,6 +297,20 @@ impl Collector<'_> {
         ctx: AccessKind,
         d: usize,
     ) {
+        // `free(p)` named in a template (`template <class T> void mem_free(T *p) { free(p);
+        // }`): the C library function, which touches none of the data.
+        if let (Callee::Named(n), None) = (callee, receiver) {
+            let name = n
+                .strip_prefix("::")
+                .or_else(|| n.strip_prefix("std::"))
+                .unwrap_or(n);
+            if NO_DATA_ACCESS.contains(&name) {
+                for &a in args {
+                    self.visit_depth(a, AccessKind::Read, None, d);
+                }
+                return;
+            }
+        }
         if self.swaps_pointers(callee, receiver, args) {
             // `std::swap(p, q)` of two pointers exchanges the pointers, not their data.
             for &a in args {

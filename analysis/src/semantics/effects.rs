@@ -96,8 +96,7 @@ pub fn summarize_with(
     sums
 }
 
-/// C library functions that receive a pointer without touching the data behind it.
-const NO_DATA_ACCESS: &[&str] = &["free", "omp_target_free"];
+use crate::ir::access::NO_DATA_ACCESS;
 
 /// C library functions whose first argument's data they only write (`memset(buf, ...)`
 /// reads nothing of `buf`): the prototype's non-const pointer would say read and write.

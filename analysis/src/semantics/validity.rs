@@ -609,6 +609,13 @@ pub(crate) fn node_events(
                         if view_sources.contains(&a.expr) {
                             continue;
                         }
+                        // `row = &a[k]` takes an address: the accesses through `row` are
+                        // `a`'s (as the checker reads them).
+                        if matches!(a.escape, Some(Escape::AddressTaken))
+                            && aliases.sources.contains(&a.expr)
+                        {
+                            continue;
+                        }
                         let Some(object) = object_of(a) else { continue };
                         let (read, write) = match &a.escape {
                             Some(Escape::CallArg {
