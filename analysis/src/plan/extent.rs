@@ -280,6 +280,11 @@ fn hosted_sections(
                     None => ok = false,
                 }
             }
+            // What is left of the callee's own names (a template's `numTeams`, a local)
+            // means nothing at the caller.
+            if !names_visible(module, id, &s.lower) || !names_visible(module, id, &s.length) {
+                ok = false;
+            }
             // A cast at the call (`f((grid *)p)`): the callee counts in its own element
             // type; the caller's section counts in `v`'s.
             match element_ratio(module.var(v), module.var(*p)) {
@@ -294,6 +299,45 @@ fn hosted_sections(
         }
     }
     out
+}
+
+/// Whether every name `p` reads is one function `id` sees: its own variables, globals and
+/// macros (members after `.`/`->` and called functions aside).
+fn names_visible(module: &Module, id: FuncId, p: &Poly) -> bool {
+    let known = |n: &str| {
+        module.macros.contains_key(n)
+            || module.vars.iter().any(|v| {
+                v.name == n && (v.function == Some(id) || v.storage == crate::ir::Storage::Global)
+            })
+    };
+    p.atoms().into_iter().all(|atom| {
+        let bytes = atom.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            let c = bytes[i];
+            if c.is_ascii_alphabetic() || c == b'_' {
+                let start = i;
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'_') {
+                    i += 1;
+                }
+                let name = &atom[start..i];
+                let before = atom[..start].trim_end();
+                let member = before.ends_with('.') || before.ends_with("->");
+                let call = atom[i..].trim_start().starts_with('(');
+                let keyword = matches!(name, "sizeof" | "this");
+                if !member && !call && !keyword && !known(name) {
+                    return false;
+                }
+            } else if c.is_ascii_digit() {
+                while i < bytes.len() && (bytes[i].is_ascii_alphanumeric() || bytes[i] == b'.') {
+                    i += 1;
+                }
+            } else {
+                i += 1;
+            }
+        }
+        true
+    })
 }
 
 /// How many of the caller's elements (`arg`'s pointee) one element of the callee's parameter
