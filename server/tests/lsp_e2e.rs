@@ -831,20 +831,19 @@ fn requests_right_after_an_edit_answer_from_the_last_analysis() {
     assert!(!h.contains("From the analysis of version"), "{h}");
 }
 
-/// The rewrite gate in the editor: a rewrite the re-analysis refuses (tests/gate: the region
-/// omplens would insert in the caller names the callee's local as a length, so it does not
-/// compile)
-/// is neither offered as a code action nor applied by the insert-region commands.
+/// The rewrite gate in the editor: a rewrite the re-analysis refuses (tests/gate: its section
+/// names a macro the file `#undef`s before the region, so it does not compile) is neither
+/// offered as a code action nor applied by the insert-region commands.
 #[test]
 fn rewrites_the_gate_refuses_are_not_offered_or_applied() {
-    let path = repo().join("tests/gate/refused_callee_local_length.c");
+    let path = repo().join("tests/gate/refused_undefined_macro.c");
     let text = std::fs::read_to_string(&path).unwrap();
     let uri = file_uri(&path);
     let mut lsp = Lsp::start();
     lsp.initialize(Lsp::full_capabilities(), json!({}));
     lsp.open(&uri, "c", 1, &text);
     lsp.diagnostics(&uri, 1);
-    let (l, c) = find(&text, "half(grid);");
+    let (l, c) = find(&text, "grid[perm[i]] = grid");
     let actions = lsp.call(
         "textDocument/codeAction",
         json!({

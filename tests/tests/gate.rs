@@ -2,8 +2,8 @@
 //! - `host_update_in_loop.c`: omplens's rewrite (with its `target update to` in the time-step
 //!   loop) passes the gate and is written; the same rewrite without that update is refused
 //!   (it adds OMP102), and the oracle confirms the refused text computes a wrong result.
-//! - `refused_callee_local_length.c`: the gate refuses omplens's own rewrite (the region it
-//!   hoists into the caller names the callee's local as the length, so it does not compile):
+//! - `refused_undefined_macro.c`: the gate refuses omplens's own rewrite (its section names a
+//!   macro the file `#undef`s before the region, so it does not compile):
 //!   `fix` writes nothing and exits 1, with or without `--allow-partial`, and prints nothing
 //!   on stdout.
 //! - `gap_region_cannot_enclose.c`: no region can be placed (it would enclose an early
@@ -100,7 +100,7 @@ fn a_rewrite_that_adds_a_finding_is_refused() {
 
 #[test]
 fn a_refused_rewrite_is_not_written() {
-    let path = program("refused_callee_local_length.c");
+    let path = program("refused_undefined_macro.c");
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.c");
     for extra in [&[][..], &["--allow-partial"][..]] {

@@ -260,6 +260,13 @@ fn hosted_sections(
                 out.push(None);
                 continue;
             };
+            // Names of the callee other than its parameters (a template's `numTeams`, a
+            // local, a global the caller hides under a local of the same name) mean nothing,
+            // or something else, at the caller.
+            if !names_carry(module, *c, id, &s.lower) || !names_carry(module, *c, id, &s.length) {
+                out.push(None);
+                continue;
+            }
             // The callee's parameters in terms of the call's arguments.
             let args = call_args(func, &n.exprs, *c);
             let mut ok = true;
@@ -280,11 +287,7 @@ fn hosted_sections(
                     None => ok = false,
                 }
             }
-            // What is left of the callee's own names (a template's `numTeams`, a local)
-            // means nothing at the caller.
-            if !names_visible(module, id, &s.lower) || !names_visible(module, id, &s.length) {
-                ok = false;
-            }
+
             // A cast at the call (`f((grid *)p)`): the callee counts in its own element
             // type; the caller's section counts in `v`'s.
             match element_ratio(module.var(v), module.var(*p)) {
@@ -301,14 +304,32 @@ fn hosted_sections(
     out
 }
 
-/// Whether every name `p` reads is one function `id` sees: its own variables, globals and
-/// macros (members after `.`/`->` and called functions aside).
-fn names_visible(module: &Module, id: FuncId, p: &Poly) -> bool {
+/// Whether every name `p` (a section in `callee`'s terms) reads means the same at a call in
+/// `caller`: `callee`'s parameters (replaced by the arguments), macros, and globals no local
+/// or parameter of `caller` hides (members after `.`/`->` and called functions aside).
+fn names_carry(module: &Module, callee: FuncId, caller: FuncId, p: &Poly) -> bool {
     let known = |n: &str| {
-        module.macros.contains_key(n)
-            || module.vars.iter().any(|v| {
-                v.name == n && (v.function == Some(id) || v.storage == crate::ir::Storage::Global)
-            })
+        if module.macros.contains_key(n) {
+            return true;
+        }
+        let is_param = module
+            .function(callee)
+            .params
+            .iter()
+            .any(|v| module.var(*v).name == n);
+        let global = module
+            .vars
+            .iter()
+            .any(|v| v.name == n && v.storage == crate::ir::Storage::Global);
+        let hidden_at_caller = module
+            .vars
+            .iter()
+            .any(|v| v.name == n && v.function == Some(caller));
+        let callee_local = module
+            .vars
+            .iter()
+            .any(|v| v.name == n && v.function == Some(callee));
+        is_param || (global && !hidden_at_caller && !callee_local)
     };
     p.atoms().into_iter().all(|atom| {
         let bytes = atom.as_bytes();

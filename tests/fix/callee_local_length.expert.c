@@ -1,8 +1,6 @@
-/* The gate refuses omplens's rewrite here: the data region omplens would hoist around the
- * calls in `main` takes its section from the callee's kernel, `g[0:m]`, where `m` is the
- * callee's local, so the rewritten file does not compile (`use of undeclared identifier
- * 'm'`). Nothing is written; the original compiles and runs. (A known synthesis gap of
- * issue 16: a callee's section must be in the caller's names, or come from the allocation.) */
+/* The data region omplens hoists around the calls in `main` cannot take its section from
+ * the callee's kernel, `g[0:m]`: `m` is the callee's local, unknown in `main` (the rewrite
+ * did not compile, and the gate refused it). The allocation gives `grid[0:total]`. */
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -20,6 +18,7 @@ int main(void) {
   double *grid = (double *)malloc(total * sizeof(double));
   for (int i = 0; i < total; i++)
     grid[i] = i;
+#pragma omp target data map(tofrom: grid[0:total])
   for (int step = 0; step < STEPS; step++)
     half(grid);
   double s = 0;
