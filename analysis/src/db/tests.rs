@@ -167,6 +167,15 @@ fn callers_and_callees_are_one_component() {
     assert_eq!(executed(&db), ["piece_facts scale", "piece_findings scale"]);
 }
 
+/// `path` lowered as the database's `parse` lowers it: with what the project's other files
+/// say (summaries, member lengths).
+fn lowered_as_parse(path: &std::path::Path, text: &str, flags: &[String]) -> crate::ir::Module {
+    let mut module = crate::frontend::lower_file(path, Some(text), flags).expect("lowers");
+    crate::project::attach(&mut module);
+    crate::project::attach_member_lengths(&mut module, text);
+    module
+}
+
 /// The pieces together say what the whole-file check says, on every program of tests/check
 /// and tests/fix.
 #[test]
@@ -177,7 +186,7 @@ fn pieces_agree_with_the_whole_file_check() {
     let db = Database::default();
     for (path, flags) in corpus() {
         let text = std::fs::read_to_string(&path).unwrap();
-        let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
+        let module = lowered_as_parse(&path, &text, &flags);
         let whole = check::check(&module, &text);
         let file = SourceFile::new(&db, path.display().to_string(), text, flags, 0);
         let pieces = file_findings(&db, file);
@@ -279,7 +288,7 @@ fn pieces_views_and_plans_agree_with_the_whole_file() {
     let (mut directives, mut accesses, mut planned, mut edits) = (0, 0, 0, 0);
     for (path, flags) in corpus() {
         let text = std::fs::read_to_string(&path).unwrap();
-        let module = crate::frontend::lower_file(&path, Some(&text), &flags).expect("lowers");
+        let module = lowered_as_parse(&path, &text, &flags);
         let file = SourceFile::new(&db, path.display().to_string(), text.clone(), flags, 0);
         let name = path.display();
 
