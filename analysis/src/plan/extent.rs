@@ -21,7 +21,8 @@ pub struct Extent {
 /// The list item that maps `o` for the kernels `seeds` of function `id`, in names visible
 /// where the map clause goes: a section that names a variable in `hidden` (declared inside
 /// the region, e.g. a length computed in the loop it encloses) is replaced by the
-/// allocation's extent, or refused.
+/// allocation's extent, or refused. `shadowed`: the function's inner views of outer
+/// pointers (`effects::shadowed_aliases`), whose accesses count as the outer pointer's.
 pub fn of(
     module: &Module,
     id: FuncId,
@@ -29,8 +30,9 @@ pub fn of(
     o: &Object,
     seeds: &[StmtId],
     hidden: &std::collections::BTreeSet<String>,
+    shadowed: &std::collections::HashMap<VarId, VarId>,
 ) -> Result<Extent, String> {
-    let e = of_any_scope(module, id, cfgs, o, seeds)?;
+    let e = of_any_scope(module, id, cfgs, o, seeds, shadowed)?;
     // The team and thread numbers have a value inside a kernel only: a section in their
     // terms evaluated at a map clause on the host is one element of team 0, thread 0.
     let unusable = |n: &str| hidden.contains(n) || DEVICE_ONLY.contains(&n);
@@ -93,6 +95,7 @@ fn of_any_scope(
     cfgs: &IndexVec<FuncId, Option<Cfg>>,
     o: &Object,
     seeds: &[StmtId],
+    shadowed: &std::collections::HashMap<VarId, VarId>,
 ) -> Result<Extent, String> {
     let v = match o {
         Object::Member(m) => {
@@ -136,11 +139,7 @@ fn of_any_scope(
             let mut section = here.as_ref().ok().cloned();
             // The kernels' accesses under the names that declare the same view again inside
             // (`Real *ss = &domain.m_ss[0];` in an inner scope) are accesses of `v`'s data.
-            let func = module.function(id);
-            for (w, _) in crate::semantics::effects::shadowed_aliases(module, func)
-                .into_iter()
-                .filter(|(_, u)| *u == v)
-            {
+            for (&w, _) in shadowed.iter().filter(|(_, u)| **u == v) {
                 let there = sections::accessed_section_named(module, id, g, w, seeds).ok();
                 section = match (section, there) {
                     (Some(a), Some(b)) => a.union_known(&b, &module.macros),

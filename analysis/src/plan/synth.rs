@@ -101,6 +101,8 @@ struct FnCtx<'a> {
     deps: Vec<Dependency>,
     dep_node: Vec<Option<usize>>,
     wrappers: &'a IndexVec<FuncId, bool>,
+    /// Pointers declared again inside as an outer pointer's view (`effects::shadowed_aliases`).
+    shadowed: std::collections::HashMap<VarId, VarId>,
 }
 
 /// The region chosen for a function: sibling statements `range` (one or more).
@@ -151,6 +153,7 @@ impl<'a> FnCtx<'a> {
             deps,
             dep_node,
             wrappers,
+            shadowed: crate::semantics::effects::shadowed_aliases(module, func),
         }
     }
 
@@ -803,7 +806,6 @@ impl<'a> FnCtx<'a> {
         }
         // Names declared inside the region are not visible at its map clauses (but a pointer
         // declared again inside as the same view as an outer one of its name is that one).
-        let shadowed = crate::semantics::effects::shadowed_aliases(self.module, self.func);
         let hidden: BTreeSet<String> = self
             .func
             .stmts
@@ -814,13 +816,21 @@ impl<'a> FnCtx<'a> {
                 _ => Vec::new(),
             })
             .filter(|v| {
-                shadowed
+                self.shadowed
                     .get(v)
                     .is_none_or(|u| self.module.var(*u).name != self.module.var(*v).name)
             })
             .map(|v| self.module.var(v).name.clone())
             .collect();
-        let extent = match extent::of(self.module, self.id, self.cfgs, o, seeds, &hidden) {
+        let extent = match extent::of(
+            self.module,
+            self.id,
+            self.cfgs,
+            o,
+            seeds,
+            &hidden,
+            &self.shadowed,
+        ) {
             Ok(e) => e,
             Err(why) => {
                 diags.push(PlanDiagnostic {

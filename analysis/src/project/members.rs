@@ -6,12 +6,12 @@
 //! Without a compile database, only a record defined in this file is judged (its stores are
 //! all here, unless another file defines a record of the same name).
 
-use super::{cache, memory_of, other_files, read_small, stamp};
+use super::{cache, memory_of, names_memoised, other_files, read_small, NameMemo};
 use crate::ir::{ExprKind, Module, StmtKind, TypeClass};
 use crate::semantics::member_lengths::{self, Evidence};
-use std::collections::{BTreeSet, HashMap, HashSet};
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::collections::{BTreeSet, HashSet};
+use std::path::Path;
+use std::sync::{Arc, OnceLock};
 
 /// Sets `module.member_lengths` for the pointer members its kernels' functions read.
 pub fn attach_member_lengths(module: &mut Module, text: &str) {
@@ -138,26 +138,13 @@ fn evidence_of(
     })
 }
 
-/// The identifiers of `file`'s text, read once per process while the file stays the same.
+/// The identifiers of `file`'s text.
 fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
-    type Memo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), Arc<HashSet<String>>)>>;
-    static M: OnceLock<Memo> = OnceLock::new();
-    let stamp = stamp(file)?;
-    let memo = M.get_or_init(Mutex::default);
-    if let Some((s, ids)) = memo.lock().ok()?.get(file) {
-        if *s == stamp {
-            return Some(ids.clone());
-        }
-    }
-    let text = read_small(file)?;
-    let ids: Arc<HashSet<String>> = Arc::new(
-        crate::text::scan::identifiers(&text)
+    static M: OnceLock<NameMemo> = OnceLock::new();
+    names_memoised(&M, file, |text| {
+        crate::text::scan::identifiers(text)
             .into_iter()
             .map(str::to_string)
-            .collect(),
-    );
-    memo.lock()
-        .ok()?
-        .insert(file.to_path_buf(), (stamp, ids.clone()));
-    Some(ids)
+            .collect()
+    })
 }

@@ -223,24 +223,34 @@ fn stamp(file: &Path) -> Option<(u64, std::time::SystemTime)> {
     Some((meta.len(), meta.modified().ok()?))
 }
 
-/// The names `file`'s text may define (`defined`), read once per process while the file
-/// stays the same (a run over a tree asks for the same files' names again and again).
-fn defined_names_of(file: &Path) -> Option<Arc<HashSet<String>>> {
-    type Memo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), Arc<HashSet<String>>)>>;
-    static M: OnceLock<Memo> = OnceLock::new();
+/// Names read from a file's text, per file, with the stamp they were read at.
+type NameMemo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), Arc<HashSet<String>>)>>;
+
+/// `read` of `file`'s text, once per process while the file stays the same (a run over a
+/// tree asks for the same files' names again and again).
+fn names_memoised(
+    memo: &'static OnceLock<NameMemo>,
+    file: &Path,
+    read: impl FnOnce(&str) -> HashSet<String>,
+) -> Option<Arc<HashSet<String>>> {
     let stamp = stamp(file)?;
-    let memo = M.get_or_init(Mutex::default);
+    let memo = memo.get_or_init(Mutex::default);
     if let Some((s, ids)) = memo.lock().ok()?.get(file) {
         if *s == stamp {
             return Some(ids.clone());
         }
     }
-    let text = read_small(file)?;
-    let ids = Arc::new(defined::defined_names(&text));
+    let ids = Arc::new(read(&read_small(file)?));
     memo.lock()
         .ok()?
         .insert(file.to_path_buf(), (stamp, ids.clone()));
     Some(ids)
+}
+
+/// The names `file`'s text may define (`defined`).
+fn defined_names_of(file: &Path) -> Option<Arc<HashSet<String>>> {
+    static M: OnceLock<NameMemo> = OnceLock::new();
+    names_memoised(&M, file, defined::defined_names)
 }
 
 /// A resolver of flags (it keeps the loaded database) for `explicit` and the database at

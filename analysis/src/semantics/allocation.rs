@@ -15,7 +15,7 @@ pub const DEPENDENT_SIZEOF: &str = "sizeof(T)";
 
 /// `e`'s factors, through casts and products (`sizeof(T) * n` -> `sizeof(T)`, `n`).
 fn flatten_product(f: &Function, e: ExprId, out: &mut Vec<ExprId>) {
-    let e = strip(f, e);
+    let e = f.strip_casts(e);
     match f.expr(e).kind {
         ExprKind::Binary(crate::ir::BinaryOp::Mul, a, b) => {
             flatten_product(f, a, out);
@@ -23,13 +23,6 @@ fn flatten_product(f: &Function, e: ExprId, out: &mut Vec<ExprId>) {
         }
         _ => out.push(e),
     }
-}
-
-fn strip(f: &Function, mut e: ExprId) -> ExprId {
-    while let ExprKind::Cast(x) = f.expr(e).kind {
-        e = x;
-    }
-    e
 }
 
 /// `e`, or the initialiser of the local it names when that local is never assigned after its
@@ -80,7 +73,7 @@ pub(crate) fn bytes_of(
     rhs: ExprId,
 ) -> Option<Poly> {
     let f = module.function(func);
-    let rhs = strip(f, rhs);
+    let rhs = f.strip_casts(rhs);
     let product = |es: &[ExprId], polys: &mut ExprPolys| -> Option<Poly> {
         let mut factors = Vec::new();
         for &e in es {
@@ -186,7 +179,7 @@ fn at_call(
         let name = &module.var(p).name;
         let deref = format!("*{name}");
         if out.contains_atom(&deref) {
-            let a = strip(f, *args.get(i)?);
+            let a = f.strip_casts(*args.get(i)?);
             let ExprKind::Unary(UnaryOp::AddrOf, x) = f.expr(a).kind else {
                 return None;
             };
@@ -214,7 +207,7 @@ pub fn returned_bytes(module: &Module, id: FuncId) -> Option<Poly> {
         let StmtKind::Return(e) = &st.kind else {
             continue;
         };
-        let e = strip(f, (*e)?);
+        let e = f.strip_casts((*e)?);
         let (bytes, at) = match f.expr(e).kind {
             ExprKind::Var(v) => local_allocation(module, id, &mut polys, v)?,
             _ => (bytes_of(module, id, &mut polys, e)?, f.expr(e).span.start),
@@ -238,7 +231,8 @@ pub fn returned_bytes(module: &Module, id: FuncId) -> Option<Poly> {
         .iter()
         .map(|p| (module.var(*p).name.as_str(), *p))
         .collect();
-    let is_p = |e: ExprId, p: VarId| matches!(f.expr(strip(f, e)).kind, ExprKind::Var(x) if x == p);
+    let is_p =
+        |e: ExprId, p: VarId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(x) if x == p);
     let in_loop_at = |pos: u32| {
         f.stmts.iter().any(|s| {
             crate::ir::stmt_tree::is_loop(&s.kind) && s.span.start <= pos && pos < s.span.end
@@ -263,7 +257,7 @@ pub fn returned_bytes(module: &Module, id: FuncId) -> Option<Poly> {
                 }
                 // A write through the parameter after the allocation, or in a loop with it.
                 ExprKind::Assign(_, l, _) if deref => {
-                    let through = match f.expr(strip(f, *l)).kind {
+                    let through = match f.expr(f.strip_casts(*l)).kind {
                         ExprKind::Unary(UnaryOp::Deref, x) | ExprKind::Subscript(x, _) => {
                             is_p(x, p)
                         }
@@ -292,7 +286,7 @@ fn local_allocation(
     if module.var(v).storage != crate::ir::Storage::Local {
         return None;
     }
-    let is_v = |e: ExprId| matches!(f.expr(strip(f, e)).kind, ExprKind::Var(x) if x == v);
+    let is_v = |e: ExprId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(x) if x == v);
     let mut stores = Vec::new();
     for st in f.stmts.iter() {
         if let StmtKind::Decl(ds) = &st.kind {

@@ -791,6 +791,61 @@ fn member_source(func: &Function, mut e: crate::ir::ExprId) -> Option<(String, c
     None
 }
 
+/// Whether `c` is a function of one of `names` (unqualified), resolved or named in a template.
+fn callee_named(module: &Module, c: &crate::ir::Callee, names: &[&str]) -> bool {
+    match c {
+        crate::ir::Callee::Direct(f) => names.contains(&module.function(*f).name.as_str()),
+        crate::ir::Callee::Named(n) => names.contains(&n.as_str()),
+        crate::ir::Callee::Indirect(_) => false,
+    }
+}
+
+/// A pointer to the first element of a container or array: `&x[0]` (built in, or through
+/// `operator[]`), `&x.front()`, `x.data()`. The container expression (`x`) and the method
+/// called on it (None for a built-in subscript).
+pub fn first_element_view(
+    module: &Module,
+    func: &Function,
+    init: crate::ir::ExprId,
+) -> Option<(crate::ir::ExprId, Option<FuncId>)> {
+    use crate::ir::{Callee, UnaryOp};
+    let zero = |i| {
+        matches!(
+            func.expr(func.strip_casts(i)).kind,
+            ExprKind::Int { value: Some(0), .. }
+        )
+    };
+    let method = |c: &Callee| match c {
+        Callee::Direct(f) => Some(*f),
+        _ => None,
+    };
+    match &func.expr(func.strip_casts(init)).kind {
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+            ExprKind::Subscript(b, i) if zero(*i) => Some((*b, None)),
+            ExprKind::Call {
+                callee,
+                receiver: Some(r),
+                args,
+            } => match args.as_slice() {
+                [] if callee_named(module, callee, &["front"]) => Some((*r, method(callee))),
+                [i] if callee_named(module, callee, &["operator[]"]) && zero(*i) => {
+                    Some((*r, method(callee)))
+                }
+                _ => None,
+            },
+            _ => None,
+        },
+        ExprKind::Call {
+            callee,
+            receiver: Some(r),
+            args,
+        } if args.is_empty() && callee_named(module, callee, &["data"]) => {
+            Some((*r, method(callee)))
+        }
+        _ => None,
+    }
+}
+
 /// Local pointers declared again in an inner scope as the same view of the same object's
 /// member as a pointer of an enclosing scope (`Real *ss = &dom->m_ss[0];` before a loop, and
 /// `Real *ss = &domain.m_ss[0];` inside it, `domain` a reference bound to `*dom`): the inner
@@ -802,12 +857,7 @@ fn member_source(func: &Function, mut e: crate::ir::ExprId) -> Option<(String, c
 /// member between the two is not seen: the outer pointer would dangle there.)
 pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarId> {
     use crate::ir::{ExprId, StmtKind, UnaryOp};
-    let strip = |mut e: ExprId| {
-        while let ExprKind::Cast(x) = func.expr(e).kind {
-            e = x;
-        }
-        e
-    };
+    let strip = |e: ExprId| func.strip_casts(e);
     // The object a member expression's base denotes: (pointer or object variable, deref).
     let object = |member: ExprId| -> Option<(VarId, bool)> {
         let ExprKind::Member {
@@ -840,32 +890,8 @@ pub fn shadowed_aliases(module: &Module, func: &Function) -> HashMap<VarId, VarI
             _ => None,
         }
     };
-    // The first element of the member's data: `&x.m[0]`, `x.m.data()`, `&x.m.front()`.
-    let zero = |i: ExprId| {
-        matches!(
-            func.expr(strip(i)).kind,
-            ExprKind::Int { value: Some(0), .. }
-        )
-    };
-    let named = |c: &crate::ir::Callee, names: &[&str]| match c {
-        crate::ir::Callee::Direct(f) => names.contains(&module.function(*f).name.as_str()),
-        crate::ir::Callee::Named(n) => names.contains(&n.as_str()),
-        crate::ir::Callee::Indirect(_) => false,
-    };
-    let first_element = |init: ExprId| match &func.expr(strip(init)).kind {
-        ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
-            ExprKind::Subscript(_, i) => zero(*i),
-            // `&v[0]` through `operator[]`, `&v.front()`.
-            ExprKind::Call { callee, args, .. } => match args.as_slice() {
-                [] => named(callee, &["front"]),
-                [i] => named(callee, &["operator[]"]) && zero(*i),
-                _ => false,
-            },
-            _ => false,
-        },
-        ExprKind::Call { callee, args, .. } => args.is_empty() && named(callee, &["data"]),
-        _ => false,
-    };
+    let named = |c: &crate::ir::Callee, names: &[&str]| callee_named(module, c, names);
+    let first_element = |init: ExprId| first_element_view(module, func, init).is_some();
     let assigned = |v: VarId| {
         func.exprs.iter().any(|ex| match &ex.kind {
             ExprKind::Assign(_, l, _) => {

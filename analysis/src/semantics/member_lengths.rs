@@ -125,13 +125,6 @@ struct MemberOf {
     field: String,
 }
 
-fn strip(f: &Function, mut e: ExprId) -> ExprId {
-    while let ExprKind::Cast(x) = f.expr(e).kind {
-        e = x;
-    }
-    e
-}
-
 /// The record a variable is (or points to, for `->`).
 pub fn record_of(module: &Module, v: VarId, arrow: bool) -> Option<String> {
     let ty = module.var(v).ty.referent();
@@ -162,11 +155,11 @@ fn member_of(module: &Module, f: &Function, e: ExprId) -> Option<MemberOf> {
         base: Some(b),
         field,
         arrow,
-    } = &f.expr(strip(f, e)).kind
+    } = &f.expr(f.strip_casts(e)).kind
     else {
         return None;
     };
-    let ExprKind::Var(v) = f.expr(strip(f, *b)).kind else {
+    let ExprKind::Var(v) = f.expr(f.strip_casts(*b)).kind else {
         return None;
     };
     Some(MemberOf {
@@ -179,7 +172,7 @@ fn member_of(module: &Module, f: &Function, e: ExprId) -> Option<MemberOf> {
 /// The member a store or increment writes: Ok(member) for a typed base, Err(field name) for
 /// a member of something else, None when `e` is no member.
 fn written_member(module: &Module, f: &Function, e: ExprId) -> Option<Result<MemberOf, String>> {
-    match &f.expr(strip(f, e)).kind {
+    match &f.expr(f.strip_casts(e)).kind {
         ExprKind::Member { field, .. } => {
             Some(member_of(module, f, e).ok_or_else(|| field.clone()))
         }
@@ -270,7 +263,7 @@ impl Walker<'_> {
 
     /// `B.h = rhs` as a whole statement: (the assignment, the member, rhs).
     fn direct_store(&self, e: ExprId) -> Option<(ExprId, MemberOf, ExprId)> {
-        let e = strip(self.f, e);
+        let e = self.f.strip_casts(e);
         let ExprKind::Assign(None, l, r) = self.f.expr(e).kind else {
             return None;
         };
@@ -290,8 +283,10 @@ impl Walker<'_> {
         };
         match &f.expr(e).kind {
             // A copy of another object: its members' values are not the ones stored here.
-            ExprKind::Assign(_, l, _) if matches!(f.expr(strip(f, *l)).kind, ExprKind::Var(_)) => {
-                if let ExprKind::Var(v) = f.expr(strip(f, *l)).kind {
+            ExprKind::Assign(_, l, _)
+                if matches!(f.expr(f.strip_casts(*l)).kind, ExprKind::Var(_)) =>
+            {
+                if let ExprKind::Var(v) = f.expr(f.strip_casts(*l)).kind {
                     self.forget(b, v);
                 }
             }
@@ -318,7 +313,7 @@ impl Walker<'_> {
                     }
                     _ => {
                         if *op == UnaryOp::AddrOf {
-                            if let ExprKind::Var(v) = f.expr(strip(f, *x)).kind {
+                            if let ExprKind::Var(v) = f.expr(f.strip_casts(*x)).kind {
                                 self.whole_write(b, v);
                             }
                         }
@@ -342,7 +337,7 @@ impl Walker<'_> {
                     let ty = &module.var(p).ty;
                     if let TypeKind::Reference(t) = &ty.kind {
                         if !t.is_const && !special && !ty.spelling.contains("&&") {
-                            if let ExprKind::Var(v) = f.expr(strip(f, *a)).kind {
+                            if let ExprKind::Var(v) = f.expr(f.strip_casts(*a)).kind {
                                 self.whole_write(b, v);
                             }
                         }
@@ -488,7 +483,7 @@ fn read_only_addresses(module: &Module, f: &Function, exprs: &[ExprId]) -> BTree
         let callee = module.function(*id);
         for (a, p) in args.iter().zip(&callee.params) {
             let to_const = matches!(&module.var(*p).ty.kind, TypeKind::Pointer(t) if t.is_const);
-            let a = strip(f, *a);
+            let a = f.strip_casts(*a);
             if to_const && matches!(f.expr(a).kind, ExprKind::Unary(UnaryOp::AddrOf, _)) {
                 out.insert(a);
             }
@@ -590,7 +585,7 @@ pub fn copied_member_length(module: &Module, id: FuncId, v: VarId) -> Option<Pol
             .map(|(_, i)| (*i, st.span.start)),
         _ => None,
     })?;
-    let init = strip(f, init?);
+    let init = f.strip_casts(init?);
     let m = member_of(module, f, init)?;
     let ExprKind::Member { arrow, .. } = f.expr(init).kind else {
         return None;
@@ -608,7 +603,7 @@ pub fn copied_member_length(module: &Module, id: FuncId, v: VarId) -> Option<Pol
         return None;
     }
     let is_var =
-        |e: ExprId, x: VarId| matches!(f.expr(strip(f, e)).kind, ExprKind::Var(y) if y == x);
+        |e: ExprId, x: VarId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(y) if y == x);
     let touches = |e: ExprId| {
         is_var(e, v)
             || is_var(e, m.base)

@@ -1731,13 +1731,7 @@ fn released_at(module: &Module, f: &crate::ir::Function, addr: ExprId) -> bool {
             ..
         } => args
             .iter()
-            .position(|a| {
-                let mut a = *a;
-                while let ExprKind::Cast(x) = f.expr(a).kind {
-                    a = x;
-                }
-                a == addr
-            })
+            .position(|a| f.strip_casts(*a) == addr)
             .map(|i| (*id, i)),
         _ => None,
     });
@@ -1749,12 +1743,7 @@ fn released_at(module: &Module, f: &crate::ir::Function, addr: ExprId) -> bool {
     if !callee.has_body {
         return false;
     }
-    let strip = |mut e: ExprId| {
-        while let ExprKind::Cast(x) = callee.expr(e).kind {
-            e = x;
-        }
-        e
-    };
+    let strip = |e: ExprId| callee.strip_casts(e);
     let is_p = |e: ExprId| matches!(callee.expr(strip(e)).kind, ExprKind::Var(x) if x == p);
     let is_deref_p = |e: ExprId| matches!(callee.expr(strip(e)).kind, ExprKind::Unary(UnaryOp::Deref, x) if is_p(x));
     let uses = callee
@@ -1767,15 +1756,9 @@ fn released_at(module: &Module, f: &crate::ir::Function, addr: ExprId) -> bool {
         .iter()
         .filter(|ex| matches!(ex.kind, ExprKind::Unary(UnaryOp::Deref, x) if is_p(x)))
         .count();
-    let null = |e: ExprId| {
-        matches!(
-            callee.expr(strip(e)).kind,
-            ExprKind::NullPtr | ExprKind::Int { value: Some(0), .. }
-        )
-    };
     uses == derefs
         && callee.exprs.iter().all(|ex| match &ex.kind {
-            ExprKind::Assign(None, l, r) if is_deref_p(*l) => null(*r),
+            ExprKind::Assign(None, l, r) if is_deref_p(*l) => callee.is_null_pointer(*r),
             ExprKind::Assign(Some(_), l, _) => !is_deref_p(*l),
             ExprKind::Unary(op, x) if op.is_increment() || *op == UnaryOp::AddrOf => {
                 !is_deref_p(*x)
@@ -2245,12 +2228,7 @@ pub fn vector_view_length(module: &Module, func: FuncId, v: VarId) -> Option<Pol
     if var.storage != crate::ir::Storage::Local || !var.ty.is_pointer() {
         return None;
     }
-    let strip = |mut e: ExprId| {
-        while let ExprKind::Cast(x) = f.expr(e).kind {
-            e = x;
-        }
-        e
-    };
+    let strip = |e: ExprId| f.strip_casts(e);
     let (init, decl_at) = f.stmts.iter().find_map(|st| match &st.kind {
         StmtKind::Decl(ds) => ds
             .iter()
@@ -2258,36 +2236,11 @@ pub fn vector_view_length(module: &Module, func: FuncId, v: VarId) -> Option<Pol
             .map(|(_, i)| (*i, st.span.start)),
         _ => None,
     })?;
-    let vector_method = |c: &Callee, names: &[&str]| match c {
-        Callee::Direct(id) => {
-            let m = module.function(*id);
-            m.qualified_name.starts_with("std::")
-                && m.qualified_name.contains("vector")
-                && names.contains(&m.name.as_str())
-        }
-        _ => false,
-    };
-    let zero = |e: ExprId| matches!(f.expr(strip(e)).kind, ExprKind::Int { value: Some(0), .. });
-    let receiver = match &f.expr(strip(init?)).kind {
-        ExprKind::Unary(UnaryOp::AddrOf, x) => match &f.expr(*x).kind {
-            ExprKind::Call {
-                callee,
-                receiver: Some(r),
-                args,
-            } => match args.as_slice() {
-                [i] if vector_method(callee, &["operator[]"]) && zero(*i) => *r,
-                [] if vector_method(callee, &["front"]) => *r,
-                _ => return None,
-            },
-            _ => return None,
-        },
-        ExprKind::Call {
-            callee,
-            receiver: Some(r),
-            args,
-        } if args.is_empty() && vector_method(callee, &["data"]) => *r,
-        _ => return None,
-    };
+    let (receiver, method) = super::effects::first_element_view(module, f, init?)?;
+    let m = module.function(method?);
+    if !(m.qualified_name.starts_with("std::") && m.qualified_name.contains("vector")) {
+        return None;
+    }
     // The vector: `x`, `x.m` or `x->m`, with `x` not set after the view is taken.
     let (base, text) = match &f.expr(strip(receiver)).kind {
         ExprKind::Var(x) => (*x, module.var(*x).name.clone()),
