@@ -1,6 +1,7 @@
 // Fields live in std::vector members of a mesh; main takes raw pointers to their data once
-// and the kernels index them through a connectivity list (`x[nodes[8 * e + k]]`), which no
-// loop bound limits: each view maps its whole vector, `x[0:dom->m_x.size()]`.
+// and the kernels index them through a connectivity list (`x[en[k]]`), which no loop bound
+// limits: that view maps its whole vector, `x[0:dom->m_x.size()]`. The list itself, read
+// through the kernel's own pointer `en = nodes + 8 * e`, is bounded by the loops: `nodes[0:8 * ne]`.
 #include <cstdio>
 #include <vector>
 
@@ -21,7 +22,7 @@ int main() {
   for (int e = 0; e < ne; e++)
     for (int k = 0; k < 8; k++)
       nodes[8 * e + k] = (e * 3 + k * 17) % nn;
-#pragma omp target data map(to: nodes[0:dom->m_nodes.size()]) map(tofrom: x[0:dom->m_x.size()], f[0:ne])
+#pragma omp target data map(to: nodes[0:8 * ne]) map(tofrom: x[0:dom->m_x.size()], f[0:ne])
   for (int step = 0; step < 4; step++) {
 #pragma omp target teams distribute parallel for firstprivate(ne)
     for (int e = 0; e < ne; e++) {

@@ -16,6 +16,9 @@ pub struct Extent {
     /// The list item as written.
     pub item: String,
     pub bytes: Option<u64>,
+    /// Arrays the section takes as non-decreasing (see
+    /// [`sections::accessed_section_assuming`]), for the note that says so.
+    pub monotone: Vec<String>,
 }
 
 /// The list item that maps `o` for the kernels `seeds` of function `id`, in names visible
@@ -86,6 +89,7 @@ pub fn allocation_extent(module: &Module, id: FuncId, v: VarId) -> Option<Extent
     Some(Extent {
         item: format!("{}[{}]", var.name, s),
         bytes,
+        monotone: Vec::new(),
     })
 }
 
@@ -102,6 +106,7 @@ fn of_any_scope(
             return Ok(Extent {
                 item: format!("this->{m}"),
                 bytes: None,
+                monotone: Vec::new(),
             })
         }
         Object::Var(v) => *v,
@@ -130,12 +135,17 @@ fn of_any_scope(
         TypeKind::Array { len: Some(_), .. } | TypeKind::Record(_) => Ok(Extent {
             item: var.name.clone(),
             bytes: ty.size,
+            monotone: Vec::new(),
         }),
         TypeKind::Pointer(elem) => {
             let Some(g) = cfgs[id].as_ref() else {
                 return Err("its function is not analysed".into());
             };
-            let here = sections::accessed_section_named(module, id, g, v, seeds);
+            let (here, monotone) = match sections::accessed_section_assuming(module, id, g, v, seeds)
+            {
+                Ok((s, m)) => (Ok(s), m),
+                Err(e) => (Err(e), Default::default()),
+            };
             let mut section = here.as_ref().ok().cloned();
             // The kernels' accesses under the names that declare the same view again inside
             // (`Real *ss = &domain.m_ss[0];` in an inner scope) are accesses of `v`'s data.
@@ -164,6 +174,14 @@ fn of_any_scope(
                 .as_ref()
                 .is_some_and(|s| !s.lower.nonneg_coefficients());
             let section = section.filter(|_| !starts_before);
+            let monotone: Vec<String> = if section.is_some() {
+                monotone
+                    .iter()
+                    .map(|m| module.var(*m).name.clone())
+                    .collect()
+            } else {
+                Vec::new()
+            };
             // The whole allocation, of `v` or of the pointer `v` is an exact copy of
             // (`float *w = weights_1d;`).
             let section = section.or_else(|| {
@@ -186,6 +204,7 @@ fn of_any_scope(
                     Ok(Extent {
                         item: format!("{}[{}]", var.name, s),
                         bytes,
+                        monotone,
                     })
                 }
                 None => Err(match here {
@@ -271,7 +290,11 @@ fn hosted_sections(
             let mut ok = true;
             for (k, param) in callee.params.iter().enumerate() {
                 let pname = &module.var(*param).name;
-                let uses = s.lower.contains_atom(pname) || s.length.contains_atom(pname);
+                // Also inside compound atoms (`n / 2`, `start[n]`), which keep the callee's
+                // names as text.
+                let uses = [&s.lower, &s.length]
+                    .iter()
+                    .any(|p| p.contains_atom(pname) || p.mentions_within_atoms(pname));
                 if !uses {
                     continue;
                 }
@@ -280,8 +303,8 @@ fn hosted_sections(
                     .and_then(|e| Poly::from_expr_named(module, func, *e))
                 {
                     Some(by) => {
-                        s.lower = s.lower.subst(pname, &by);
-                        s.length = s.length.subst(pname, &by);
+                        s.lower = s.lower.subst_everywhere(pname, &by);
+                        s.length = s.length.subst_everywhere(pname, &by);
                     }
                     None => ok = false,
                 }

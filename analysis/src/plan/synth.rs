@@ -851,7 +851,24 @@ impl<'a> FnCtx<'a> {
                 return None;
             }
         };
-        let Extent { item, bytes } = extent;
+        let Extent {
+            item,
+            bytes,
+            monotone,
+        } = extent;
+        for m in &monotone {
+            diags.push(PlanDiagnostic {
+                unmapped: None,
+                severity: Severity::Note,
+                span: seeds
+                    .first()
+                    .map(|s| self.tree.span(*s))
+                    .unwrap_or(region.span),
+                message: format!(
+                    "`{name}` is mapped as `{item}`, which takes the elements of `{m}` to never decrease, as the row offsets of a compressed list do; map it by hand if they can"
+                ),
+            });
+        }
         let device_writes = (0..self.ng.len()).any(|i| in_r[i] && evs(i).any(|e| e.1 && e.3));
         // Host reads of stale data: inside the region they need `update from`, after it the
         // exit copy.

@@ -159,6 +159,20 @@ pub fn accessed_section_named(
     analyse_at(module, func, cfg, var, stmts, true, 0)
 }
 
+/// [`accessed_section_named`], with the arrays the section takes as non-decreasing (the
+/// offsets of a compressed list, `cols[start[0]:start[n] - start[0]]`), which the caller
+/// must tell the user it assumed.
+pub fn accessed_section_assuming(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+) -> Result<(Section, BTreeSet<VarId>), Unbounded> {
+    let mut monotone = BTreeSet::new();
+    analyse(module, func, cfg, var, stmts, true, 0, &mut monotone).map(|s| (s, monotone))
+}
+
 /// Calls followed into callees, at most (`f` passes its pointer to `g`, which passes it on).
 const MAX_CALL_DEPTH: usize = 3;
 
@@ -195,6 +209,30 @@ fn analyse_at(
     stmts: &[StmtId],
     named: bool,
     depth: usize,
+) -> Result<Section, Unbounded> {
+    analyse(
+        module,
+        func,
+        cfg,
+        var,
+        stmts,
+        named,
+        depth,
+        &mut BTreeSet::new(),
+    )
+}
+
+/// [`analyse_at`], adding to `monotone` the arrays it took as non-decreasing.
+#[allow(clippy::too_many_arguments)]
+fn analyse(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+    named: bool,
+    depth: usize,
+    monotone: &mut BTreeSet<VarId>,
 ) -> Result<Section, Unbounded> {
     let f = module.function(func);
     let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
@@ -246,9 +284,15 @@ fn analyse_at(
         callees: HashMap::new(),
         ifs: ifs_of(f),
         macro_uses: std::cell::OnceCell::new(),
+        aliases: BTreeMap::new(),
+        made_elements: BTreeMap::new(),
+        monotone: BTreeSet::new(),
+        offsets: BTreeSet::new(),
     };
     a.find_while_ivs();
     a.find_local_defs(&inside);
+    a.find_aliases(&inside);
+    a.find_offsets();
     for (_, n) in &nodes {
         for acc in &n.accesses {
             let Root::Var(x) = acc.root else { continue };
@@ -332,6 +376,7 @@ fn analyse_at(
         }
         s
     });
+    monotone.extend(std::mem::take(&mut a.monotone));
     out.ok_or_else(nothing)
 }
 
@@ -390,6 +435,19 @@ struct Analysis<'a> {
     ifs: Vec<(Span, ExprId)>,
     /// The values of the macros the function uses ([`launch::macro_uses`]), read once.
     macro_uses: std::cell::OnceCell<crate::ir::macros::Values>,
+    /// Pointers declared inside the statements as `var` plus offsets and never changed
+    /// (`const int *row = cols + start[r];`): their initialisers.
+    aliases: BTreeMap<VarId, ExprId>,
+    /// Elements at indices the bounds made (`start[n]` from `start[r + 1]`): the variable
+    /// and the index.
+    made_elements: BTreeMap<String, (VarId, Poly)>,
+    /// Arrays taken as non-decreasing to bound an index they give (the offsets of a
+    /// compressed list: `col[start[r] + k]` for `k < start[r + 1] - start[r]`).
+    monotone: BTreeSet<VarId>,
+    /// Arrays some loop of the statements runs between two neighbours of (`for (k =
+    /// start[r]; k < start[r + 1]; k++)`, or `k < start[r + 1] - start[r]` from 0): the row
+    /// offsets of a compressed list, the only arrays [`Self::monotone`] may take.
+    offsets: BTreeSet<VarId>,
 }
 
 /// The `if` statements of `f` as [`Analysis::ifs`] lists them.
@@ -453,6 +511,10 @@ impl Analysis<'_> {
         let e = self.strip(e);
         match self.f.expr(e).kind {
             ExprKind::Var(v) if v == self.var => Some(Vec::new()),
+            ExprKind::Var(v) => {
+                let init = *self.aliases.get(&v)?;
+                self.based(init, depth + 1)
+            }
             ExprKind::Binary(BinaryOp::Add, l, r) => {
                 if let Some(mut o) = self.based(l, depth + 1) {
                     o.push((r, true));
@@ -579,7 +641,10 @@ impl Analysis<'_> {
         let mut deps = Deps::new();
         for (k, p) in callee.params.iter().enumerate() {
             let pname = &self.module.var(*p).name;
-            if !(s.lower.contains_atom(pname) || s.length.contains_atom(pname)) {
+            let uses = [&s.lower, &s.length]
+                .iter()
+                .any(|q| q.contains_atom(pname) || q.mentions_within_atoms(pname));
+            if !uses {
                 continue;
             }
             let Some((by, d)) = args.get(k).and_then(|a| self.polys.poly_with_deps(*a)) else {
@@ -592,8 +657,10 @@ impl Analysis<'_> {
                 );
             };
             merge(&mut deps, d);
-            s.lower = s.lower.subst(pname, &by);
-            s.length = s.length.subst(pname, &by);
+            // Compound atoms get the caller's names too; what they read is not known here,
+            // so [`Self::culprit`] still refuses them.
+            s.lower = s.lower.subst_everywhere(pname, &by);
+            s.length = s.length.subst_everywhere(pname, &by);
         }
         let mut base = Poly::zero();
         for &(x, plus) in offsets {
@@ -630,6 +697,13 @@ impl Analysis<'_> {
             return None;
         }
         let d = depth + 1;
+        if self.aliases.values().any(|i| *i == e) {
+            // An alias's initialiser: its uses are the accesses; its offsets may read data.
+            for (x, _) in self.based(e, 0)? {
+                self.scan(x, out, d)?;
+            }
+            return Some(());
+        }
         match &self.f.expr(e).kind {
             ExprKind::Subscript(b, i) => match self.based(*b, 0) {
                 Some(offs) => self.element(e, &offs, Some(*i), out, d)?,
@@ -689,7 +763,7 @@ impl Analysis<'_> {
                     }
                 }
             }
-            ExprKind::Var(v) if *v == self.var => {
+            ExprKind::Var(v) if *v == self.var || self.aliases.contains_key(v) => {
                 let name = &self.module.var(*v).name;
                 return self.defeat(
                     e,
@@ -709,14 +783,19 @@ impl Analysis<'_> {
 
     /// None unless every atom of `p` is either one of `ivs` by its bare name, or mentions
     /// only variables not written inside the statements.
-    fn check_atoms(&self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<()> {
+    fn check_atoms(&mut self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<()> {
         self.culprit(p, deps, ivs).is_none().then_some(())
     }
 
     /// Why [`Self::check_atoms`] refuses `p`: its first atom that varies in a way omplens
     /// cannot bound, said in words.
-    fn culprit(&self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<String> {
+    fn culprit(&mut self, p: &Poly, deps: &Deps, ivs: &[VarId]) -> Option<String> {
         for atom in p.atoms() {
+            match self.varying_element(atom, deps, ivs) {
+                Some(Ok(())) => continue,
+                Some(Err(why)) => return Some(why),
+                None => {}
+            }
             let Some(deps) = deps.get(atom) else {
                 return Some(format!("`{atom}` is not a value omplens can follow"));
             };
@@ -733,6 +812,131 @@ impl Analysis<'_> {
             }
         }
         None
+    }
+
+    /// The variable and index of `atom` when it is an element of an array the statements
+    /// neither write nor reassign (`start[r + 1]`), with the index's variables. `vars`: the
+    /// variables the atom reads where it is used (its entry in the [`Deps`] at hand), which
+    /// tell apart two expressions of one text.
+    fn element_atom(
+        &mut self,
+        atom: &str,
+        vars: Option<&BTreeSet<VarId>>,
+    ) -> Option<(VarId, Poly, Deps)> {
+        // Only in the function analysed itself: a callee's element keeps its own names.
+        if self.call_depth != 0 {
+            return None;
+        }
+        let (a, index, deps) = match self.made_elements.get(atom) {
+            Some((a, q)) => {
+                let deps = q
+                    .atoms()
+                    .into_iter()
+                    .filter_map(|x| Some((x.to_string(), self.polys.deps.get(x)?.clone())))
+                    .collect();
+                (*a, q.clone(), deps)
+            }
+            None => {
+                let list = self.polys.elements.get(atom)?.clone();
+                list.into_iter().find_map(|(a, i)| {
+                    let (q, d) = self.polys.poly_with_deps(i)?;
+                    let read: BTreeSet<VarId> = d.values().flatten().copied().chain([a]).collect();
+                    vars.is_none_or(|vs| read.is_subset(vs))
+                        .then_some((a, q, d))
+                })?
+            }
+        };
+        (a != self.var && !self.written.contains(&a) && !self.aliases.contains_key(&a))
+            .then_some((a, index, deps))
+    }
+
+    /// Whether a leaf of `b` holds an element whose index names the counter `name`.
+    fn element_mentions(&mut self, b: &Bound, name: &str, deps: &Deps) -> bool {
+        let atoms = std::cell::RefCell::new(Vec::new());
+        b.any_leaf(&|p: &Poly| {
+            let mut a = atoms.borrow_mut();
+            a.extend(p.atoms().into_iter().map(str::to_string));
+            false
+        });
+        atoms.into_inner().iter().any(|a| {
+            let vars = deps.get(a).cloned();
+            self.element_atom(a, vars.as_ref())
+                .is_some_and(|(_, q, _)| q.contains_atom(name))
+        })
+    }
+
+    /// For an element `atom` whose index varies with a loop counter of `ivs` (`start[r]`):
+    /// Ok when the index itself is one omplens can bound (the element is then bounded by
+    /// taking the array as non-decreasing, [`Self::elements_over`]), Err with the reason when
+    /// not; None for other atoms.
+    fn varying_element(
+        &mut self,
+        atom: &str,
+        deps: &Deps,
+        ivs: &[VarId],
+    ) -> Option<Result<(), String>> {
+        let vars = deps.get(atom).cloned();
+        let (a, index, deps) = self.element_atom(atom, vars.as_ref())?;
+        if !self.offsets.contains(&a) {
+            return None;
+        }
+        let varies = deps.values().flatten().any(|v| ivs.contains(v));
+        if !varies {
+            return None;
+        }
+        Some(match self.culprit(&index, &deps, ivs) {
+            None => Ok(()),
+            Some(why) => Err(why),
+        })
+    }
+
+    /// `p` with each element whose index varies with the counter `name` (`start[r + 1]`)
+    /// replaced by the element at the end of the counter's range `[first, last]` that
+    /// minimises (`want_min`) or maximises `p`, taking the array as non-decreasing (the
+    /// offsets of a compressed list; recorded in [`Self::monotone`]). None when such an
+    /// element is multiplied by anything but a constant, or its index does not resolve to one
+    /// end.
+    fn elements_over(
+        &mut self,
+        p: &Poly,
+        name: &str,
+        (first, last): (&Bound, &Bound),
+        want_min: bool,
+        names: &[String],
+        deps: &Deps,
+    ) -> Option<Poly> {
+        let terms: Vec<(Vec<String>, i64)> = p.terms().map(|(k, c)| (k.to_vec(), c)).collect();
+        // Terms without such an element stay as written (factor order included).
+        let mut out = p.clone();
+        for (key, c) in terms {
+            let mut varying = None;
+            for a in &key {
+                let vars = deps.get(a).cloned();
+                if let Some((v, index, _)) = self.element_atom(a, vars.as_ref()) {
+                    if index.contains_atom(name) && self.offsets.contains(&v) {
+                        varying = Some((v, index));
+                    }
+                }
+            }
+            let Some((v, index)) = varying else {
+                continue;
+            };
+            if key.len() != 1 {
+                return None;
+            }
+            out = out.sub(&Poly::atom(&key[0]).scale(c));
+            // A larger element for a larger index: the index's end that gives the wanted end.
+            let end = extreme(&index, name, first, last, want_min == (c > 0), names)?;
+            let Bound::Leaf(q) = end else { return None };
+            let text = format!("{}[{q}]", self.module.var(v).name);
+            let mut vars = self.polys.vars_of(&q);
+            vars.insert(v);
+            let atom = self.polys.register_atom(&text, vars);
+            self.made_elements.insert(text, (v, q));
+            self.monotone.insert(v);
+            out = out.add(&atom.scale(c));
+        }
+        Some(out)
     }
 
     /// The counter of loop `l`: a `for` loop's induction variable or a `while`/`do` counter.
@@ -805,7 +1009,11 @@ impl Analysis<'_> {
         for (k, &(v, l)) in chain.iter().enumerate() {
             let name = &names[k];
             let mentions = |p: &Poly| p.contains_atom(name);
-            if !lo.any_leaf(&mentions) && !hi.any_leaf(&mentions) {
+            if !lo.any_leaf(&mentions)
+                && !hi.any_leaf(&mentions)
+                && !self.element_mentions(&lo, name, deps)
+                && !self.element_mentions(&hi, name, deps)
+            {
                 continue;
             }
             if self.stray.contains(&v) {
@@ -821,6 +1029,19 @@ impl Analysis<'_> {
                 );
             };
             let (first, last) = self.guarded(v, span, first, last);
+            let mut elements = |b: &Bound, want_min: bool| {
+                b.flat_map(&mut |p| {
+                    self.elements_over(p, name, (&first, &last), want_min, &names, deps)
+                        .map(Bound::leaf)
+                })
+            };
+            let (Some(l1), Some(h1)) = (elements(&lo, true), elements(&hi, false)) else {
+                return self.defeat(
+                    span,
+                    format!("its index reads an element whose index varies with `{name}` in a way omplens cannot bound"),
+                );
+            };
+            (lo, hi) = (l1, h1);
             let over = |b: &Bound, want_min: bool| {
                 b.flat_map(&mut |p| extreme(p, name, &first, &last, want_min, &names))
             };
@@ -986,6 +1207,10 @@ impl Analysis<'_> {
         chain: &[(VarId, LoopId)],
         names: &[String],
     ) -> Option<Section> {
+        // An element indexed by a counter (`start[r]`) is no constant of the ranges.
+        if names.iter().any(|n| idx.mentions_within_atoms(n)) {
+            return None;
+        }
         let known = self.module.macros.clone();
         let mut ranges: BTreeMap<&str, (Poly, Poly)> = BTreeMap::new();
         for (k, &(v, l)) in chain.iter().enumerate() {
@@ -1237,8 +1462,121 @@ impl Analysis<'_> {
             return Bound::node(tight, arms);
         }
         let (p, deps) = self.polys.poly_with_deps(e)?;
+        let (p, deps) = self.inline_single_defs(p, deps, outer)?;
         self.check_atoms(&p, &deps, outer)?;
         Some(Bound::leaf(p))
+    }
+
+    /// `p` with each local of the statements that is set once, by its initialiser (`const
+    /// int count = start[r + 1] - start[r];`, `int j = 8 * i + k;`), replaced by that value
+    /// (the counters `keep` aside). None when such a value is no polynomial.
+    fn inline_single_defs(
+        &mut self,
+        mut p: Poly,
+        mut deps: Deps,
+        keep: &[VarId],
+    ) -> Option<(Poly, Deps)> {
+        for _ in 0..MAX_DEFS_DEPTH {
+            let once = p.atoms().into_iter().find_map(|a| {
+                let vs = deps.get(a)?;
+                let v = *vs.iter().next()?;
+                let init = match self.defs.get(&v) {
+                    Some(Some(list)) if list.len() == 1 => list[0],
+                    _ => return None,
+                };
+                (vs.len() == 1 && self.module.var(v).name == a && !keep.contains(&v))
+                    .then(|| (a.to_string(), init))
+            });
+            let Some((name, init)) = once else { break };
+            let (q, d) = self.polys.poly_with_deps(init)?;
+            p = p.subst(&name, &q);
+            deps.remove(&name);
+            merge(&mut deps, d);
+        }
+        Some((p, deps))
+    }
+
+    /// Whether the write at index `p` in the body of the innermost loop `l` of `chain`
+    /// (innermost first, every loop inside the kernel) fills one block without holes over
+    /// the loops' iterations: `p` is the innermost counter plus a rest free of it, and each
+    /// outer counter that `p` names steps by 1 with coefficient equal to the number of
+    /// elements the loops inside it write per iteration (`8 * i + k` for `k` in `[0, 8)`),
+    /// those loops running on every iteration with bounds that do not depend on it.
+    fn tiles(
+        &mut self,
+        p: &Poly,
+        chain: &[(VarId, LoopId)],
+        every_iteration: &BTreeSet<StmtId>,
+    ) -> bool {
+        let names: Vec<String> = chain
+            .iter()
+            .map(|(v, _)| self.module.var(*v).name.clone())
+            .collect();
+        let Some(inner) = names.first() else {
+            return false;
+        };
+        let rest = p.sub(&Poly::atom(inner));
+        if rest.contains_atom(inner) || names.iter().any(|n| p.mentions_within_atoms(n)) {
+            return false;
+        }
+        let mut extent = Poly::constant(1);
+        for k in 1..chain.len() {
+            let (below_v, below_l) = chain[k - 1];
+            let name = &names[k];
+            if !rest.contains_atom(name) {
+                // Loops further out that the index does not name repeat the same block.
+                return (k..chain.len()).all(|j| !rest.contains_atom(&names[j]));
+            }
+            if rest.degree_in(name) != 1 {
+                return false;
+            }
+            let stride = rest
+                .subst(name, &Poly::constant(1))
+                .sub(&rest.subst(name, &Poly::zero()));
+            // The loop below: every iteration of this one runs it, over fixed bounds.
+            if !every_iteration.contains(&self.cfg.loops[below_l].stmt) {
+                return false;
+            }
+            let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[below_l].stmt).kind else {
+                return false;
+            };
+            if fl.step.and_then(|s| self.step_of(s, below_v, 0)) != Some(1) {
+                return false;
+            }
+            let Some((first, last)) = self.loop_range(below_l, below_v, &[]) else {
+                return false;
+            };
+            let known = self.module.macros.clone();
+            let (Some(first), Some(last)) =
+                (first.resolve(true, &known), last.resolve(false, &known))
+            else {
+                return false;
+            };
+            if names
+                .iter()
+                .any(|n| first.contains_atom(n) || last.contains_atom(n))
+            {
+                return false;
+            }
+            let coefficient = if k == 1 {
+                Poly::constant(1)
+            } else {
+                rest.subst(&names[k - 1], &Poly::constant(1))
+                    .sub(&rest.subst(&names[k - 1], &Poly::zero()))
+            };
+            extent = extent.add(&coefficient.mul(&last.sub(&first)));
+            if !stride.sub(&extent).is_zero() {
+                return false;
+            }
+            let (outer_v, outer_l) = chain[k];
+            let StmtKind::For(ofl) = &self.f.stmt(self.cfg.loops[outer_l].stmt).kind else {
+                return false;
+            };
+            if ofl.step.and_then(|s| self.step_of(s, outer_v, 0)) != Some(1) {
+                return false;
+            }
+        }
+        true
     }
 
     /// `e` as `min(a, b)` or `max(a, b)`: a call of `min`/`max` (`std::` too), or
@@ -1437,6 +1775,110 @@ impl Analysis<'_> {
                 }
             }
         }
+    }
+
+    /// Pointers declared inside the statements with `var` plus offsets as their value and
+    /// set nowhere else, their address never taken ([`Analysis::aliases`]).
+    fn find_aliases(&mut self, inside: &dyn Fn(Span) -> bool) {
+        let f = self.f;
+        let mut changed: BTreeSet<VarId> = BTreeSet::new();
+        for e in &f.exprs {
+            let target = match e.kind {
+                ExprKind::Assign(_, l, _) => l,
+                ExprKind::Unary(op, x) if op.is_increment() || op == UnaryOp::AddrOf => x,
+                _ => continue,
+            };
+            if let ExprKind::Var(v) = f.expr(self.strip(target)).kind {
+                changed.insert(v);
+            }
+        }
+        // In order, so that an alias of an alias is seen after the one it copies.
+        for st in &f.stmts {
+            let StmtKind::Decl(ds) = &st.kind else {
+                continue;
+            };
+            if !inside(st.span) {
+                continue;
+            }
+            for (v, init) in ds {
+                let Some(init) = *init else { continue };
+                let pointer = matches!(self.module.var(*v).ty.kind, TypeKind::Pointer(_));
+                if *v == self.var || !pointer || changed.contains(v) {
+                    continue;
+                }
+                if self.based(init, 0).is_some() {
+                    self.aliases.insert(*v, self.strip(init));
+                }
+            }
+        }
+    }
+
+    /// The arrays of [`Analysis::offsets`]: a `for` loop inside the statements counting up
+    /// by one from `first` while below `end`, with `end - first` (its locals replaced by
+    /// their single definitions) the difference of two neighbouring elements of one array.
+    fn find_offsets(&mut self) {
+        if self.call_depth != 0 {
+            return;
+        }
+        let loops: Vec<(LoopId, VarId)> = self
+            .cfg
+            .loops
+            .iter_enumerated()
+            .filter(|(l, _)| self.loop_inside[*l])
+            .filter_map(|(l, lp)| Some((l, lp.induction?)))
+            .collect();
+        for (l, v) in loops {
+            let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l].stmt).kind else {
+                continue;
+            };
+            let (Some(init), Some(step), Some(cond)) = (fl.init, fl.step, fl.cond) else {
+                continue;
+            };
+            if self.step_of(step, v, 0) != Some(1) {
+                continue;
+            }
+            let Some(first) = self.init_value(init, v) else {
+                continue;
+            };
+            let mut bounds = Vec::new();
+            self.cond_bounds(cond, v, &mut bounds, 0);
+            for (op, end) in bounds {
+                if op != BinaryOp::Lt {
+                    continue;
+                }
+                let (Some((f, fd)), Some((e, ed))) = (
+                    self.polys.poly_with_deps(first),
+                    self.polys.poly_with_deps(end),
+                ) else {
+                    continue;
+                };
+                let (Some((f, fd)), Some((e, mut ed))) = (
+                    self.inline_single_defs(f, fd, &[v]),
+                    self.inline_single_defs(e, ed, &[v]),
+                ) else {
+                    continue;
+                };
+                merge(&mut ed, fd);
+                if let Some(a) = self.neighbours(&e.sub(&f), &ed) {
+                    self.offsets.insert(a);
+                }
+            }
+        }
+    }
+
+    /// The array `A` when `d` is `A[x + 1] - A[x]`.
+    fn neighbours(&mut self, d: &Poly, deps: &Deps) -> Option<VarId> {
+        let terms: Vec<(Vec<String>, i64)> = d.terms().map(|(k, c)| (k.to_vec(), c)).collect();
+        let ([(hi, 1), (lo, -1)] | [(lo, -1), (hi, 1)]) = terms.as_slice() else {
+            return None;
+        };
+        let ([hi], [lo]) = (hi.as_slice(), lo.as_slice()) else {
+            return None;
+        };
+        let (hv, lv) = (deps.get(hi).cloned(), deps.get(lo).cloned());
+        let (a, x, _) = self.element_atom(hi, hv.as_ref())?;
+        let (b, y, _) = self.element_atom(lo, lv.as_ref())?;
+        (a == b && x.sub(&y).as_const() == Some(1)).then_some(a)
     }
 
     /// The initial value of `v` in a `for` init statement.
@@ -2095,6 +2537,10 @@ pub fn covered_sections(
         callees: HashMap::new(),
         ifs: ifs_of(f),
         macro_uses: std::cell::OnceCell::new(),
+        aliases: BTreeMap::new(),
+        made_elements: BTreeMap::new(),
+        monotone: BTreeSet::new(),
+        offsets: BTreeSet::new(),
     };
     let nodes: Vec<(Option<LoopId>, &Node)> = cfg
         .nodes()
@@ -2113,6 +2559,7 @@ pub fn covered_sections(
             }
         }
     }
+    a.find_local_defs(&|sp: Span| span.start <= sp.start && sp.end <= span.end);
     let mut out = Vec::new();
     for (lid, n) in &nodes {
         let Some(l) = *lid else { continue };
@@ -2154,8 +2601,22 @@ pub fn covered_sections(
             let Some((p, deps)) = a.polys.poly_with_deps(*e) else {
                 continue;
             };
-            let name = module.var(iv).name.clone();
-            if p.sub(&Poly::atom(&name)).as_const().is_none() {
+            let chain: Vec<(VarId, LoopId)> = cfg
+                .loop_chain(l)
+                .filter(|x| a.loop_inside[*x])
+                .map_while(|x| cfg.loops[x].induction.map(|v| (v, x)))
+                .collect();
+            let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
+            let Some((p, deps)) = a.inline_single_defs(p, deps, &ivs) else {
+                continue;
+            };
+            // A local set more than once would stand for each of its values, a cover of
+            // what may be written rather than what must.
+            let multi = deps
+                .values()
+                .flatten()
+                .any(|v| !ivs.contains(v) && a.defs.contains_key(v));
+            if multi || !a.tiles(&p, &chain, &every_iteration) {
                 continue;
             }
             let r = Record {

@@ -247,6 +247,35 @@ impl Poly {
         p
     }
 
+    /// Whether some atom other than `name` itself reads the variable `name` in its text
+    /// (`s[n]`, `n / 2`; not a member `p->n`).
+    pub fn mentions_within_atoms(&self, name: &str) -> bool {
+        self.atoms()
+            .into_iter()
+            .any(|a| a != name && !ident_positions(a, name).is_empty())
+    }
+
+    /// [`Poly::subst`] of `name` by `by`, also inside the text of compound atoms (`s[n]`
+    /// becomes `s[m + 1]`, `n / 2` becomes `(m + 1) / 2`).
+    pub fn subst_everywhere(&self, name: &str, by: &Poly) -> Poly {
+        let mut p = self.subst(name, by);
+        let compound: Vec<String> = p
+            .atoms()
+            .into_iter()
+            .filter(|a| *a != name && !ident_positions(a, name).is_empty())
+            .map(str::to_string)
+            .collect();
+        let text = by.operand_text();
+        for a in compound {
+            let mut renamed = a.clone();
+            for at in ident_positions(&a, name).into_iter().rev() {
+                renamed.replace_range(at..at + name.len(), &text);
+            }
+            p = p.subst(&a, &Poly::atom(&renamed));
+        }
+        p
+    }
+
     /// The text of `self` as the operand of a binary operator of multiplicative precedence:
     /// parenthesised unless it is a single atom without operators or a non-negative constant.
     fn operand_text(&self) -> String {
@@ -307,6 +336,40 @@ impl std::ops::Neg for &Poly {
     }
 }
 
+/// Byte offsets where the identifier `name` stands in `text` as a variable: a whole word,
+/// not a member after `.` or `->`, not inside a literal.
+fn ident_positions(text: &str, name: &str) -> Vec<usize> {
+    let b = text.as_bytes();
+    let word = |c: u8| c.is_ascii_alphanumeric() || c == b'_';
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'"' || c == b'\'' {
+            i += 1;
+            while i < b.len() && b[i] != c {
+                i += if b[i] == b'\\' { 2 } else { 1 };
+            }
+            i += 1;
+            continue;
+        }
+        if !word(c) {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && word(b[i]) {
+            i += 1;
+        }
+        let before = text[..start].trim_end();
+        let member = before.ends_with('.') || before.ends_with("->");
+        if &text[start..i] == name && !member && !c.is_ascii_digit() {
+            out.push(start);
+        }
+    }
+    out
+}
+
 /// Whether `atom` has a binary operator outside brackets (`n / 2`, `c ? a : b`), and
 /// whether all such operators are multiplicative (`*`, `/`, `%`). Operators are recognised by
 /// the spaces around them, which is how atoms are rendered.
@@ -357,7 +420,15 @@ impl fmt::Display for Poly {
             return f.write_str("0");
         }
         let single = self.terms.len() == 1;
-        for (i, (m, c)) in self.terms.iter().enumerate() {
+        // `start[n] - start[0]`, not `-start[0] + start[n]`: a positive term leads.
+        let mut order: Vec<(&Mono, &i64)> = self.terms.iter().collect();
+        if *order[0].1 < 0 {
+            if let Some(k) = order.iter().position(|(m, c)| **c > 0 && !m.key.is_empty()) {
+                let t = order.remove(k);
+                order.insert(0, t);
+            }
+        }
+        for (i, (m, c)) in order.into_iter().enumerate() {
             let neg = *c < 0;
             match (i, neg) {
                 (0, true) => f.write_str("-")?,
@@ -454,6 +525,10 @@ pub(crate) struct ExprPolys<'a> {
     /// Whether a number that is a macro's use (`N` where `#define N 4096`) stays its name,
     /// for sections written in the program's own terms.
     names_macros: bool,
+    /// Atoms that are an element of a variable's data (`start[r + 1]`): the variable and
+    /// the index expression, per expression of that text (two loops may both name their
+    /// counter `r`).
+    pub elements: BTreeMap<String, Vec<(VarId, ExprId)>>,
 }
 
 /// Deeper expressions are not indices worth reasoning about (and must not blow the stack).
@@ -469,6 +544,7 @@ impl<'a> ExprPolys<'a> {
             func,
             deps: BTreeMap::new(),
             names_macros: false,
+            elements: BTreeMap::new(),
         }
     }
 
@@ -501,6 +577,12 @@ impl<'a> ExprPolys<'a> {
             .flatten()
             .copied()
             .collect()
+    }
+
+    /// An atom made outside this builder (an element at another index), with the variables
+    /// its text mentions.
+    pub fn register_atom(&mut self, text: &str, vars: BTreeSet<VarId>) -> Poly {
+        self.make_atom(text.to_string(), vars)
     }
 
     fn make_atom(&mut self, text: String, vars: BTreeSet<VarId>) -> Poly {
@@ -610,6 +692,14 @@ impl<'a> ExprPolys<'a> {
                 let (text, _) = self.render(e, d)?;
                 let mut vars = BTreeSet::new();
                 self.collect_vars(e, &mut vars, d);
+                if let ExprKind::Subscript(b, i) = expr.kind {
+                    if let ExprKind::Var(a) = self.func.expr(self.func.strip_casts(b)).kind {
+                        let list = self.elements.entry(text.trim().to_string()).or_default();
+                        if !list.contains(&(a, i)) {
+                            list.push((a, i));
+                        }
+                    }
+                }
                 Some(self.make_atom(text, vars))
             }
             _ => None,
