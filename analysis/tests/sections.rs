@@ -675,3 +675,113 @@ fn polynomials_from_expressions() {
     assert_eq!(returned(&m, "k"), None);
     assert_eq!(returned(&m, "l"), None);
 }
+
+#[test]
+fn kernel_pointers_offset_from_the_mapped_one() {
+    // `row` is `a` plus an offset the kernel computes; its accesses are `a`'s.
+    let m = c("void f(double *a, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {\n\
+                 double *row = a + 8 * i;\n\
+                 for (int k = 0; k < 8; k++) row[k] = k;\n\
+               }\n\
+               }\n\
+               void g(double *a, double *b, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {\n\
+                 double *row = a + i;\n\
+                 row = b;\n\
+                 row[0] = 1;\n\
+               }\n\
+               }\n");
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:8 * n"));
+    // Set again: not a view of `a` any more, and `a` itself escapes into it.
+    assert_eq!(section(&m, "g", "a"), None);
+}
+
+#[test]
+fn compressed_row_lists_take_their_offsets_as_non_decreasing() {
+    let m = c(
+        "void f(const int *start, const int *cols, double *y, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int r = 0; r < n; r++) {\n\
+                 const int count = start[r + 1] - start[r];\n\
+                 const int *row = cols + start[r];\n\
+                 double s = 0;\n\
+                 for (int k = 0; k < count; k++) s += row[k];\n\
+                 y[r] = s;\n\
+               }\n\
+               }\n\
+               void g(const int *start, const double *v, double *y, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int r = 0; r < n; r++) {\n\
+                 double s = 0;\n\
+                 for (int k = start[r]; k < start[r + 1]; k++) s += v[k];\n\
+                 y[r] = s;\n\
+               }\n\
+               }\n\
+               void h(const int *start, const double *v, double *y, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int r = 0; r < n; r++) {\n\
+                 double s = 0;\n\
+                 for (int k = start[r]; k < start[r + 2]; k++) s += v[k];\n\
+                 y[r] = s;\n\
+               }\n\
+               }\n",
+    );
+    assert_eq!(
+        section(&m, "f", "cols").as_deref(),
+        Some("start[0]:start[n] - start[0]")
+    );
+    assert_eq!(section(&m, "f", "start").as_deref(), Some("0:n + 1"));
+    assert_eq!(
+        section(&m, "g", "v").as_deref(),
+        Some("start[0]:start[n] - start[0]")
+    );
+    // Not neighbours: no compressed list, nothing assumed.
+    assert_eq!(section(&m, "h", "v"), None);
+}
+
+#[test]
+fn covered_blocks_of_nested_loops() {
+    use omplens_analysis::semantics::sections::covered_sections;
+    let m = c(
+        "void f(double *a, double *b, double *c, double *d, int n) {\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {\n\
+                 for (int k = 0; k < 8; k++) { int j = 8 * i + k; a[j] = k; }\n\
+                 for (int k = 0; k < 4; k++) b[8 * i + k] = k;\n\
+                 if (i > 2) for (int k = 0; k < 8; k++) c[8 * i + k] = k;\n\
+                 for (int k = 0; k < 8; k++) d[i + n * k] = k;\n\
+               }\n\
+               }\n",
+    );
+    let fid = func(&m, "f");
+    let g = cfg::build(&m, fid, Exec::Host);
+    let k = kernels(&m, fid)[0];
+    let covered = |v: &str| -> Vec<String> {
+        covered_sections(&m, fid, &g, var(&m, fid, v), k)
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    assert_eq!(covered("a"), vec!["0:8 * n".to_string()]);
+    // Holes, a block written only on some iterations, a stride the inner loop does not fill.
+    assert!(covered("b").is_empty());
+    assert!(covered("c").is_empty());
+    assert!(covered("d").is_empty());
+}
+
+#[test]
+fn callee_names_inside_compound_atoms_are_renamed() {
+    let p = Poly::atom("s[n]")
+        .add(&Poly::atom("n / 2"))
+        .add(&Poly::atom("n"));
+    let by = Poly::atom("m").add(&Poly::constant(1));
+    assert!(p.mentions_within_atoms("n"));
+    assert!(!Poly::atom("p->n").mentions_within_atoms("n"));
+    assert_eq!(
+        p.subst_everywhere("n", &by).to_string(),
+        "(m + 1) / 2 + m + s[(m + 1)] + 1"
+    );
+}

@@ -281,3 +281,21 @@ fn fix_keeps_the_bytes_of_a_file_that_is_not_utf8() {
         "the kernel is mapped: {fixed_text}"
     );
 }
+
+#[test]
+fn fix_says_when_it_takes_row_offsets_as_non_decreasing() {
+    let o = omplens(&["fix", "tests/fix/csr_row_offsets.c"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(
+        stdout(&o).contains("cols[start[0]:start[n] - start[0]]"),
+        "{}",
+        stdout(&o)
+    );
+    let e = stderr(&o);
+    assert!(
+        e.contains(
+            "csr_row_offsets.c:47:1: note: `cols` is mapped as `cols[start[0]:start[n] - start[0]]`, which takes the elements of `start` to never decrease"
+        ),
+        "{e}"
+    );
+}
