@@ -785,3 +785,31 @@ fn callee_names_inside_compound_atoms_are_renamed() {
         "(m + 1) / 2 + m + s[(m + 1)] + 1"
     );
 }
+
+#[test]
+fn blocks_a_callee_writes_through_the_address_it_gets() {
+    use omplens_analysis::semantics::sections::covered_sections;
+    let m = c(
+        "static void fill4(double *p) { for (int i = 0; i < 4; i++) p[i] = i; }\n\
+         static void fill2(double *p) { for (int i = 0; i < 2; i++) p[i] = i; }\n\
+         void f(double *a, double *b, int n) {\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (int k = 0; k < n; k++) { fill4(&a[4 * k]); fill2(b + 4 * k); }\n\
+         }\n",
+    );
+    // `&a[4 * k]` is `a + 4 * k`: the callee's section, shifted.
+    assert_eq!(section(&m, "f", "a").as_deref(), Some("0:4 * n"));
+    assert_eq!(section(&m, "f", "b").as_deref(), Some("0:4 * n - 2"));
+    let fid = func(&m, "f");
+    let g = cfg::build(&m, fid, Exec::Host);
+    let k = kernels(&m, fid)[0];
+    let covered = |v: &str| -> Vec<String> {
+        covered_sections(&m, fid, &g, var(&m, fid, v), k)
+            .iter()
+            .map(|s| s.to_string())
+            .collect()
+    };
+    assert_eq!(covered("a"), vec!["0:4 * n".to_string()]);
+    // Two of every four: holes.
+    assert!(covered("b").is_empty());
+}

@@ -1,6 +1,7 @@
 // Buffers come from an allocation helper template (`Allocate<double>(n)`, as LULESH writes
-// it). A kernel takes the address of a row (`&a[k * 8]`), which no loop bound limits: the
-// allocation gives the length, `sizeof(T)` being the element of the pointer it is stored in.
+// it). A kernel reads each row in a shuffled order (`row[(j * 5) % 8]`), which no loop bound
+// limits: the allocation gives the length, `sizeof(T)` being the element of the pointer it is
+// stored in.
 #include <cstdio>
 #include <cstdlib>
 
@@ -27,7 +28,7 @@ int main() {
       const double *row = &a[k * 8];
       double s = 0;
       for (int j = 0; j < 8; j++)
-        s += row[j];
+        s += row[(j * 5) % 8];
       b[k] += s;
     }
   }

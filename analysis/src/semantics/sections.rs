@@ -515,6 +515,15 @@ impl Analysis<'_> {
                 let init = *self.aliases.get(&v)?;
                 self.based(init, depth + 1)
             }
+            // `&a[k]` is `a + k`.
+            ExprKind::Unary(UnaryOp::AddrOf, x) => match self.f.expr(self.strip(x)).kind {
+                ExprKind::Subscript(b, i) => {
+                    let mut o = self.based(b, depth + 1)?;
+                    o.push((i, true));
+                    Some(o)
+                }
+                _ => None,
+            },
             ExprKind::Binary(BinaryOp::Add, l, r) => {
                 if let Some(mut o) = self.based(l, depth + 1) {
                     o.push((r, true));
@@ -1496,32 +1505,124 @@ impl Analysis<'_> {
         Some((p, deps))
     }
 
-    /// Whether the write at index `p` in the body of the innermost loop `l` of `chain`
+    /// When `e` is a call passing `var` plus offsets (`f(&a[8 * k])`, `f(a + k)`) as the only
+    /// argument based on it, to a callee with a body and no `return` or `goto` that writes a
+    /// block through that parameter in full ([`covered_sections`] of its body): the index of
+    /// the block's first element, its length, in the caller's terms, their variables and the
+    /// call.
+    fn block_written_by_call(
+        &mut self,
+        e: ExprId,
+        depth: usize,
+    ) -> Option<(Poly, Poly, Deps, ExprId)> {
+        if depth >= MAX_CALL_DEPTH {
+            return None;
+        }
+        let e = self.strip(e);
+        let ExprKind::Call {
+            callee: Callee::Direct(c),
+            args,
+            ..
+        } = &self.f.expr(e).kind
+        else {
+            return None;
+        };
+        let (c, args) = (*c, args.clone());
+        let mut passed = None;
+        for (i, &arg) in args.iter().enumerate() {
+            if let Some(o) = self.based(arg, 0) {
+                if passed.is_some() {
+                    return None;
+                }
+                passed = Some((i, o));
+            }
+        }
+        let (index, offsets) = passed?;
+        let callee = self.module.function(c);
+        let (body, &param) = (callee.body?, callee.params.get(index)?);
+        let jumps_out = callee
+            .stmts
+            .iter()
+            .any(|st| matches!(st.kind, StmtKind::Return(_) | StmtKind::Goto(_)));
+        if !callee.has_body || callee.not_analysed.is_some() || jumps_out {
+            return None;
+        }
+        let cfg = crate::ir::cfg::build(self.module, c, crate::ir::cfg::Exec::Device);
+        let mut block = covered_at(self.module, c, &cfg, param, body, depth + 1)
+            .into_iter()
+            .next()?;
+        // The callee's parameters in the block, as the call's arguments.
+        let mut deps = Deps::new();
+        for (k, q) in callee.params.iter().enumerate() {
+            let name = &self.module.var(*q).name;
+            let uses = [&block.lower, &block.length]
+                .iter()
+                .any(|b| b.contains_atom(name) || b.mentions_within_atoms(name));
+            if !uses {
+                continue;
+            }
+            let (by, d) = self.polys.poly_with_deps(*args.get(k)?)?;
+            if block.lower.mentions_within_atoms(name) || block.length.mentions_within_atoms(name) {
+                return None;
+            }
+            merge(&mut deps, d);
+            block.lower = block.lower.subst(name, &by);
+            block.length = block.length.subst(name, &by);
+        }
+        // Whatever else the block names is the callee's own, unknown here.
+        let known = |p: &Poly| p.atoms().into_iter().all(|a| deps.contains_key(a));
+        if !known(&block.lower) || !known(&block.length) {
+            return None;
+        }
+        let mut p = block.lower;
+        for (x, plus) in offsets {
+            let (q, d) = self.polys.poly_with_deps(x)?;
+            merge(&mut deps, d);
+            p = if plus { p.add(&q) } else { p.sub(&q) };
+        }
+        Some((p, block.length, deps, e))
+    }
+
+    /// Whether the write at index `p` in the body of the innermost loop of `chain`
     /// (innermost first, every loop inside the kernel) fills one block without holes over
-    /// the loops' iterations: `p` is the innermost counter plus a rest free of it, and each
-    /// outer counter that `p` names steps by 1 with coefficient equal to the number of
-    /// elements the loops inside it write per iteration (`8 * i + k` for `k` in `[0, 8)`),
-    /// those loops running on every iteration with bounds that do not depend on it.
+    /// the loops' iterations. Without `block`, `p` is the innermost counter plus a rest free
+    /// of it; with `block`, the statement writes `block` elements from `p` on (a call whose
+    /// callee writes that many through the pointer it gets). Each counter that `p` names
+    /// steps by 1 with a coefficient equal to the number of elements written per iteration
+    /// of its loop by what runs inside it (`8 * i + k` for `k` in `[0, 8)`), those loops
+    /// running on every iteration with bounds that do not depend on the counters.
     fn tiles(
         &mut self,
         p: &Poly,
         chain: &[(VarId, LoopId)],
         every_iteration: &BTreeSet<StmtId>,
+        block: Option<&Poly>,
     ) -> bool {
         let names: Vec<String> = chain
             .iter()
             .map(|(v, _)| self.module.var(*v).name.clone())
             .collect();
-        let Some(inner) = names.first() else {
-            return false;
-        };
-        let rest = p.sub(&Poly::atom(inner));
-        if rest.contains_atom(inner) || names.iter().any(|n| p.mentions_within_atoms(n)) {
+        if names.iter().any(|n| p.mentions_within_atoms(n)) {
             return false;
         }
-        let mut extent = Poly::constant(1);
-        for k in 1..chain.len() {
-            let (below_v, below_l) = chain[k - 1];
+        let coefficient = |q: &Poly, name: &str| {
+            q.subst(name, &Poly::constant(1))
+                .sub(&q.subst(name, &Poly::zero()))
+        };
+        let (rest, first_loop, mut extent) = match block {
+            Some(len) => (p.clone(), 0, len.clone()),
+            None => {
+                let Some(inner) = names.first() else {
+                    return false;
+                };
+                let rest = p.sub(&Poly::atom(inner));
+                if rest.contains_atom(inner) {
+                    return false;
+                }
+                (rest, 1, Poly::constant(1))
+            }
+        };
+        for k in first_loop..chain.len() {
             let name = &names[k];
             if !rest.contains_atom(name) {
                 // Loops further out that the index does not name repeat the same block.
@@ -1530,42 +1631,41 @@ impl Analysis<'_> {
             if rest.degree_in(name) != 1 {
                 return false;
             }
-            let stride = rest
-                .subst(name, &Poly::constant(1))
-                .sub(&rest.subst(name, &Poly::zero()));
-            // The loop below: every iteration of this one runs it, over fixed bounds.
-            if !every_iteration.contains(&self.cfg.loops[below_l].stmt) {
-                return false;
+            if k >= 1 {
+                // The loop below: every iteration of this one runs it, over fixed bounds.
+                let (below_v, below_l) = chain[k - 1];
+                if !every_iteration.contains(&self.cfg.loops[below_l].stmt) {
+                    return false;
+                }
+                let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[below_l].stmt).kind else {
+                    return false;
+                };
+                if fl.step.and_then(|s| self.step_of(s, below_v, 0)) != Some(1) {
+                    return false;
+                }
+                let Some((first, last)) = self.loop_range(below_l, below_v, &[]) else {
+                    return false;
+                };
+                let known = self.module.macros.clone();
+                let (Some(first), Some(last)) =
+                    (first.resolve(true, &known), last.resolve(false, &known))
+                else {
+                    return false;
+                };
+                if names
+                    .iter()
+                    .any(|n| first.contains_atom(n) || last.contains_atom(n))
+                {
+                    return false;
+                }
+                let below = if k == 1 && block.is_none() {
+                    Poly::constant(1)
+                } else {
+                    coefficient(&rest, &names[k - 1])
+                };
+                extent = extent.add(&below.mul(&last.sub(&first)));
             }
-            let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[below_l].stmt).kind else {
-                return false;
-            };
-            if fl.step.and_then(|s| self.step_of(s, below_v, 0)) != Some(1) {
-                return false;
-            }
-            let Some((first, last)) = self.loop_range(below_l, below_v, &[]) else {
-                return false;
-            };
-            let known = self.module.macros.clone();
-            let (Some(first), Some(last)) =
-                (first.resolve(true, &known), last.resolve(false, &known))
-            else {
-                return false;
-            };
-            if names
-                .iter()
-                .any(|n| first.contains_atom(n) || last.contains_atom(n))
-            {
-                return false;
-            }
-            let coefficient = if k == 1 {
-                Poly::constant(1)
-            } else {
-                rest.subst(&names[k - 1], &Poly::constant(1))
-                    .sub(&rest.subst(&names[k - 1], &Poly::zero()))
-            };
-            extent = extent.add(&coefficient.mul(&last.sub(&first)));
-            if !stride.sub(&extent).is_zero() {
+            if !coefficient(&rest, name).sub(&extent).is_zero() {
                 return false;
             }
             let (outer_v, outer_l) = chain[k];
@@ -2509,6 +2609,18 @@ pub fn covered_sections(
     var: VarId,
     kernel: StmtId,
 ) -> Vec<Section> {
+    covered_at(module, func, cfg, var, kernel, 0)
+}
+
+/// [`covered_sections`], `depth` calls deep (a callee's body counts as its kernel).
+fn covered_at(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    kernel: StmtId,
+    depth: usize,
+) -> Vec<Section> {
     let f = module.function(func);
     let span = f.stmt(kernel).span;
     let within = |s: StmtId| {
@@ -2616,7 +2728,7 @@ pub fn covered_sections(
                 .values()
                 .flatten()
                 .any(|v| !ivs.contains(v) && a.defs.contains_key(v));
-            if multi || !a.tiles(&p, &chain, &every_iteration) {
+            if multi || !a.tiles(&p, &chain, &every_iteration, None) {
                 continue;
             }
             let r = Record {
@@ -2626,6 +2738,45 @@ pub fn covered_sections(
             };
             if let Some(s) = a.section(&r, Some(l)) {
                 out.push(s);
+            }
+        }
+        // A call whose callee writes a block through the pointer it is given, in full
+        // (`sum_forces(&f[8 * k])` with `for (i = 0; i < 8; i++) fx[i] = ...`).
+        for &root in &n.exprs {
+            let Some((p, len, deps, at)) = a.block_written_by_call(root, depth) else {
+                continue;
+            };
+            let chain: Vec<(VarId, LoopId)> = cfg
+                .loop_chain(l)
+                .filter(|x| a.loop_inside[*x])
+                .map_while(|x| cfg.loops[x].induction.map(|v| (v, x)))
+                .collect();
+            let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
+            let Some((p, deps)) = a.inline_single_defs(p, deps, &ivs) else {
+                continue;
+            };
+            let multi = deps
+                .values()
+                .flatten()
+                .any(|v| !ivs.contains(v) && a.defs.contains_key(v));
+            if multi || !a.tiles(&p, &chain, &every_iteration, Some(&len)) {
+                continue;
+            }
+            let first = Record {
+                index: p.clone(),
+                deps: deps.clone(),
+                expr: at,
+            };
+            let last = Record {
+                index: p.add(&len).sub(&Poly::constant(1)),
+                deps,
+                expr: at,
+            };
+            if let (Some(lo), Some(hi)) = (a.section(&first, Some(l)), a.section(&last, Some(l))) {
+                out.push(Section::from_bounds(
+                    &lo.lower,
+                    &hi.end().sub(&Poly::constant(1)),
+                ));
             }
         }
     }

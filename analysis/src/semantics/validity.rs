@@ -628,8 +628,10 @@ pub(crate) fn node_events(
                                     None => s.this,
                                 };
                                 // `memset(p, 0, bytes)` of all of `p`'s allocation needs
-                                // none of it valid first.
-                                let whole = fills_allocation(module, id, a);
+                                // none of it valid first; nor does a kernel whose calls
+                                // write every element its function's kernels use
+                                // (`sum(&f[8 * k])` writing eight from there, for each `k`).
+                                let whole = fills_allocation(module, id, a) || overwrites(n, a);
                                 for (dev, r, w) in effect_at(e, on_device) {
                                     evs.push((object.clone(), dev, r || (w && !whole), w, None));
                                 }
