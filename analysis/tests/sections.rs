@@ -813,3 +813,22 @@ fn blocks_a_callee_writes_through_the_address_it_gets() {
     // Two of every four: holes.
     assert!(covered("b").is_empty());
 }
+
+#[test]
+fn guards_from_else_branches_and_conditional_arms() {
+    // HeCBench's adjacent difference: `in[i + 1]` only where `i + 1 < per`, `in[i - 1]` only
+    // where `i - 1 >= 0`; a section one past the block would extend the caller's mapping.
+    let m = c("void f(const int *d_in, int *d_out, int nb, int per) {\n\
+         #pragma omp target teams distribute\n\
+         for (int b = 0; b < nb; b++) {\n\
+           const int *in = d_in + b * per;\n\
+           int *out = d_out + b * per;\n\
+           for (int i = 0; i < per; i++) {\n\
+             out[i] = (i + 1) >= per ? in[i] : in[i] - in[i + 1];\n\
+             if (!(i - 1 < 0)) out[i] += in[i - 1]; else out[i] += 1;\n\
+           }\n\
+         }\n\
+         }\n");
+    assert_eq!(section(&m, "f", "d_in").as_deref(), Some("0:nb * per"));
+    assert_eq!(section(&m, "f", "d_out").as_deref(), Some("0:nb * per"));
+}

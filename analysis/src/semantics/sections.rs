@@ -432,7 +432,7 @@ struct Analysis<'a> {
     callees: HashMap<(FuncId, usize), Option<Section>>,
     /// The function's `if` statements: the span of the branch taken when the condition
     /// holds, and the condition ([`Self::guarded`]).
-    ifs: Vec<(Span, ExprId)>,
+    ifs: Vec<(Span, ExprId, bool)>,
     /// The values of the macros the function uses ([`launch::macro_uses`]), read once.
     macro_uses: std::cell::OnceCell<crate::ir::macros::Values>,
     /// Pointers declared inside the statements as `var` plus offsets and never changed
@@ -451,14 +451,29 @@ struct Analysis<'a> {
 }
 
 /// The `if` statements of `f` as [`Analysis::ifs`] lists them.
-fn ifs_of(f: &Function) -> Vec<(Span, ExprId)> {
-    f.stmts
+fn ifs_of(f: &Function) -> Vec<(Span, ExprId, bool)> {
+    let mut out: Vec<(Span, ExprId, bool)> = f
+        .stmts
         .iter()
-        .filter_map(|st| match &st.kind {
-            StmtKind::If { cond, then, .. } => Some((f.stmt(*then).span, *cond)),
-            _ => None,
+        .flat_map(|st| match &st.kind {
+            StmtKind::If {
+                cond, then, els, ..
+            } => {
+                let mut v = vec![(f.stmt(*then).span, *cond, false)];
+                v.extend(els.map(|e| (f.stmt(e).span, *cond, true)));
+                v
+            }
+            _ => Vec::new(),
         })
-        .collect()
+        .collect();
+    // The arms of `c ? x : y` are guarded the same way.
+    for e in &f.exprs {
+        if let ExprKind::Cond(c, t, x) = e.kind {
+            out.push((f.expr(t).span, c, false));
+            out.push((f.expr(x).span, c, true));
+        }
+    }
+    out
 }
 
 const MAX_DEPTH: usize = 500;
@@ -1348,44 +1363,92 @@ impl Analysis<'_> {
     /// (see [`Self::guarded`]).
     fn guards(&mut self, v: VarId, at: ExprId) -> (Vec<Bound>, Vec<Bound>) {
         let sp = self.f.expr(at).span;
-        let mut conds: Vec<ExprId> = self
+        // (condition, whether the access runs when it is false: an `else`, the second arm of
+        // `?:`).
+        let mut conds: Vec<(ExprId, bool)> = self
             .ifs
             .iter()
-            .filter(|(t, _)| t.start <= sp.start && sp.end <= t.end)
-            .map(|(_, c)| *c)
+            .filter(|(t, _, _)| t.start <= sp.start && sp.end <= t.end)
+            .map(|(_, c, neg)| (*c, *neg))
             .collect();
         let (mut lows, mut highs) = (Vec::new(), Vec::new());
-        while let Some(c) = conds.pop() {
+        let name = self.module.var(v).name.clone();
+        while let Some((c, neg)) = conds.pop() {
             let c = self.strip(c);
-            let ExprKind::Binary(op, l, r) = self.f.expr(c).kind else {
-                continue;
+            let (op, l, r) = match self.f.expr(c).kind {
+                ExprKind::Unary(UnaryOp::Not, x) => {
+                    conds.push((x, !neg));
+                    continue;
+                }
+                ExprKind::Binary(op, l, r) => (op, l, r),
+                _ => continue,
             };
-            if op == BinaryOp::And {
-                conds.extend([l, r]);
+            // `a && b` holds both; `!(a || b)` holds both negations.
+            if (op == BinaryOp::And && !neg) || (op == BinaryOp::Or && neg) {
+                conds.extend([(l, neg), (r, neg)]);
                 continue;
             }
-            // `v OP e`, or `e OP v` read as `v OP' e`.
-            let (op, other) = if self.is_var_expr(l, v) {
-                (op, r)
-            } else if self.is_var_expr(r, v) {
-                let flipped = match op {
-                    BinaryOp::Lt => BinaryOp::Gt,
-                    BinaryOp::Le => BinaryOp::Ge,
-                    BinaryOp::Gt => BinaryOp::Lt,
-                    BinaryOp::Ge => BinaryOp::Le,
+            let op = if neg {
+                match op {
+                    BinaryOp::Lt => BinaryOp::Ge,
+                    BinaryOp::Le => BinaryOp::Gt,
+                    BinaryOp::Gt => BinaryOp::Le,
+                    BinaryOp::Ge => BinaryOp::Lt,
                     _ => continue,
-                };
-                (flipped, l)
+                }
             } else {
-                continue;
+                op
             };
-            let Some((p, deps)) = self.polys.poly_with_deps(other) else {
-                continue;
-            };
-            let varies = deps.values().flatten().any(|x| self.written.contains(x));
-            if varies {
+            if !matches!(
+                op,
+                BinaryOp::Lt | BinaryOp::Le | BinaryOp::Gt | BinaryOp::Ge
+            ) {
                 continue;
             }
+            // `l OP r` as `v OP e`: `l - r` is `±v` plus a rest free of `v`
+            // (`i + 1 >= n` is `i >= n - 1`).
+            let (Some((pl, dl)), Some((pr, dr))) =
+                (self.polys.poly_with_deps(l), self.polys.poly_with_deps(r))
+            else {
+                continue;
+            };
+            let d = pl.sub(&pr);
+            if d.degree_in(&name) != 1 || d.mentions_within_atoms(&name) {
+                continue;
+            }
+            let coef = d
+                .subst(&name, &Poly::constant(1))
+                .sub(&d.subst(&name, &Poly::zero()));
+            let rest = d.subst(&name, &Poly::zero());
+            let mut deps = dl;
+            merge(&mut deps, dr);
+            // The name is the counter itself, not another variable of that name.
+            if deps.get(&name) != Some(&BTreeSet::from([v])) {
+                continue;
+            }
+            let varies = rest
+                .atoms()
+                .into_iter()
+                .filter_map(|a| deps.get(a))
+                .flatten()
+                .any(|x| self.written.contains(x));
+            if varies || rest.atoms().into_iter().any(|a| !deps.contains_key(a)) {
+                continue;
+            }
+            // `v OP -rest` when the coefficient is 1, `v OP' rest` when it is -1.
+            let (op, p) = match coef.as_const() {
+                Some(1) => (op, rest.neg()),
+                Some(-1) => (
+                    match op {
+                        BinaryOp::Lt => BinaryOp::Gt,
+                        BinaryOp::Le => BinaryOp::Ge,
+                        BinaryOp::Gt => BinaryOp::Lt,
+                        _ => BinaryOp::Le,
+                    },
+                    rest,
+                ),
+                _ => continue,
+            };
             let one = Poly::constant(1);
             match op {
                 BinaryOp::Lt => highs.push(Bound::leaf(p.sub(&one))),
@@ -2672,6 +2735,7 @@ fn covered_at(
         }
     }
     a.find_local_defs(&|sp: Span| span.start <= sp.start && sp.end <= span.end);
+    a.find_aliases(&|sp: Span| span.start <= sp.start && sp.end <= span.end);
     let mut out = Vec::new();
     for (lid, n) in &nodes {
         let Some(l) = *lid else { continue };
@@ -2707,12 +2771,33 @@ fn covered_at(
             else {
                 continue;
             };
-            if x != var || acc.escape.is_some() || !acc.kind.writes() {
+            if acc.escape.is_some() || !acc.kind.writes() {
                 continue;
             }
-            let Some((p, deps)) = a.polys.poly_with_deps(*e) else {
+            // A write through a pointer the kernel made from `var` (`out_bt = out + b * C`).
+            let offsets = if x == var {
+                Vec::new()
+            } else if let Some(&init) = a.aliases.get(&x) {
+                let Some(o) = a.based(init, 0) else { continue };
+                o
+            } else {
                 continue;
             };
+            let Some((mut p, mut deps)) = a.polys.poly_with_deps(*e) else {
+                continue;
+            };
+            let mut ok = true;
+            for (o, plus) in offsets {
+                let Some((q, d)) = a.polys.poly_with_deps(o) else {
+                    ok = false;
+                    break;
+                };
+                merge(&mut deps, d);
+                p = if plus { p.add(&q) } else { p.sub(&q) };
+            }
+            if !ok {
+                continue;
+            }
             let chain: Vec<(VarId, LoopId)> = cfg
                 .loop_chain(l)
                 .filter(|x| a.loop_inside[*x])
