@@ -137,6 +137,15 @@ const ELEMENT_ACCESS: &[&str] = &["operator[]", "at", "front", "back", "data", "
 /// address into the container's data (`&v[0]`).
 const ELEMENT_ADDRESS: &[&str] = &["operator[]", "at", "front", "back"];
 
+/// C formatted-output functions and the index of their first printed argument.
+const PRINTED_FROM: &[(&str, usize)] = &[
+    ("printf", 1),
+    ("fprintf", 2),
+    ("dprintf", 2),
+    ("sprintf", 2),
+    ("snprintf", 3),
+];
+
 /// Upper bound on recursion so a pathological expression cannot blow the stack.
 const MAX_DEPTH: usize = 2000;
 
@@ -358,7 +367,15 @@ impl Collector<'_> {
             self.visit_depth(r, kind, Some(esc), d);
         }
         let params = target.map(|f| &self.module.function(f).params);
+        let printed_from = self.printed_arguments(callee);
         for (i, &a) in args.iter().enumerate() {
+            // A value a `printf` prints is read, whatever its type (`(T)dev[i]` in a
+            // template): formatted output writes only through `%n`, which nobody passes data
+            // arrays to.
+            if printed_from.is_some_and(|k| i >= k) {
+                self.visit_depth(a, AccessKind::Read, None, d);
+                continue;
+            }
             let param_ty = params
                 .and_then(|p| p.get(i))
                 .map(|&v| &self.module.var(v).ty);
@@ -394,6 +411,29 @@ impl Collector<'_> {
                 None => self.visit_depth(a, AccessKind::Read, None, d),
             }
         }
+    }
+
+    /// For a C formatted-output function (`printf`, `fprintf`, `sprintf`, `snprintf`,
+    /// `dprintf`, also as `std::`), the index of its first printed argument.
+    fn printed_arguments(&self, callee: &Callee) -> Option<usize> {
+        let name = match callee {
+            Callee::Direct(f) => {
+                let f = self.module.function(*f);
+                if f.has_body {
+                    return None;
+                }
+                f.name.as_str()
+            }
+            Callee::Named(n) => n
+                .strip_prefix("::")
+                .or_else(|| n.strip_prefix("std::"))
+                .unwrap_or(n),
+            Callee::Indirect(_) => return None,
+        };
+        PRINTED_FROM
+            .iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, k)| *k)
     }
 
     /// An lvalue chain: find its root and path, read the index expressions, record one access.
