@@ -104,8 +104,12 @@ impl fmt::Display for Section {
 /// Handled: `a[e]` (also `a[e][f]`, `a[e].x`: the first subscript counts), `*(a + e)`,
 /// `(a + k)[e]`, `*a` and `a->x` (element 0); `e` a polynomial over induction variables of
 /// enclosing `for` loops inside `stmts` and symbols not written inside `stmts`. A fixed-size
-/// array gives the whole array `0:len` whenever it is accessed at all. Gives up when `a`
-/// itself is used otherwise (passed to a call, copied, its element's address taken, assigned).
+/// array gives the whole array `0:len` whenever it is accessed at all. Pointers the
+/// statements declare as `a` plus offsets and never change (`row = a + 8 * i`, `&a[k]`) are
+/// `a`'s accesses; an element of an offsets array at a counter (`start[r]`) is bounded when a
+/// loop runs between two of its neighbours, taking it as non-decreasing. Gives up when `a`
+/// itself is used otherwise (passed to a call without a body, copied, its element's address
+/// kept, assigned).
 pub fn accessed_section(
     module: &Module,
     func: FuncId,
@@ -517,7 +521,8 @@ impl Analysis<'_> {
         matches!(self.f.expr(self.strip(e)).kind, ExprKind::Var(x) if x == v)
     }
 
-    /// When `e` is `var` plus or minus offsets (`a`, `a + k`, `(a + i) - j`), the offsets
+    /// When `e` is `var` plus or minus offsets (`a`, `a + k`, `(a + i) - j`, `&a[k]`, or a
+    /// pointer the statements declare as one of these, [`Analysis::aliases`]), the offsets
     /// with their signs.
     fn based(&self, e: ExprId, depth: usize) -> Option<Vec<(ExprId, bool)>> {
         if depth > MAX_DEPTH {
