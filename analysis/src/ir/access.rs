@@ -137,6 +137,13 @@ const ELEMENT_ACCESS: &[&str] = &["operator[]", "at", "front", "back", "data", "
 /// address into the container's data (`&v[0]`).
 const ELEMENT_ADDRESS: &[&str] = &["operator[]", "at", "front", "back"];
 
+/// A called name as the C library's (`::free` and `std::printf` are `free` and `printf`).
+fn c_library_name(n: &str) -> &str {
+    n.strip_prefix("::")
+        .or_else(|| n.strip_prefix("std::"))
+        .unwrap_or(n)
+}
+
 /// C formatted-output functions and the index of their first printed argument.
 const PRINTED_FROM: &[(&str, usize)] = &[
     ("printf", 1),
@@ -309,11 +316,7 @@ impl Collector<'_> {
         // `free(p)` named in a template (`template <class T> void mem_free(T *p) { free(p);
         // }`): the C library function, which touches none of the data.
         if let (Callee::Named(n), None) = (callee, receiver) {
-            let name = n
-                .strip_prefix("::")
-                .or_else(|| n.strip_prefix("std::"))
-                .unwrap_or(n);
-            if NO_DATA_ACCESS.contains(&name) {
+            if NO_DATA_ACCESS.contains(&c_library_name(n)) {
                 for &a in args {
                     self.visit_depth(a, AccessKind::Read, None, d);
                 }
@@ -424,10 +427,7 @@ impl Collector<'_> {
                 }
                 f.name.as_str()
             }
-            Callee::Named(n) => n
-                .strip_prefix("::")
-                .or_else(|| n.strip_prefix("std::"))
-                .unwrap_or(n),
+            Callee::Named(n) => c_library_name(n),
             Callee::Indirect(_) => return None,
         };
         PRINTED_FROM

@@ -1421,9 +1421,7 @@ impl Analysis<'_> {
             if d.degree_in(&name) != 1 || d.mentions_within_atoms(&name) {
                 continue;
             }
-            let coef = d
-                .subst(&name, &Poly::constant(1))
-                .sub(&d.subst(&name, &Poly::zero()));
+            let coef = d.coefficient(&name);
             let rest = d.subst(&name, &Poly::zero());
             let mut deps = dl;
             merge(&mut deps, dr);
@@ -1673,10 +1671,6 @@ impl Analysis<'_> {
         if names.iter().any(|n| p.mentions_within_atoms(n)) {
             return false;
         }
-        let coefficient = |q: &Poly, name: &str| {
-            q.subst(name, &Poly::constant(1))
-                .sub(&q.subst(name, &Poly::zero()))
-        };
         let (rest, first_loop, mut extent) = match block {
             Some(len) => (p.clone(), 0, len.clone()),
             None => {
@@ -1705,10 +1699,7 @@ impl Analysis<'_> {
                 if !every_iteration.contains(&self.cfg.loops[below_l].stmt) {
                     return false;
                 }
-                let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[below_l].stmt).kind else {
-                    return false;
-                };
-                if fl.step.and_then(|s| self.step_of(s, below_v, 0)) != Some(1) {
+                if !self.steps_by_one(below_l, below_v) {
                     return false;
                 }
                 let Some((first, last)) = self.loop_range(below_l, below_v, &[]) else {
@@ -1729,22 +1720,53 @@ impl Analysis<'_> {
                 let below = if k == 1 && block.is_none() {
                     Poly::constant(1)
                 } else {
-                    coefficient(&rest, &names[k - 1])
+                    rest.coefficient(&names[k - 1])
                 };
                 extent = extent.add(&below.mul(&last.sub(&first)));
             }
-            if !coefficient(&rest, name).sub(&extent).is_zero() {
-                return false;
-            }
             let (outer_v, outer_l) = chain[k];
-            let StmtKind::For(ofl) = &self.f.stmt(self.cfg.loops[outer_l].stmt).kind else {
-                return false;
-            };
-            if ofl.step.and_then(|s| self.step_of(s, outer_v, 0)) != Some(1) {
+            if !rest.coefficient(name).sub(&extent).is_zero()
+                || !self.steps_by_one(outer_l, outer_v)
+            {
                 return false;
             }
         }
         true
+    }
+
+    /// The index `p` of a write in loop `l` (its locals set once replaced by their values),
+    /// when the loops around it inside the kernel make it fill one block ([`Self::tiles`]).
+    /// None also when a local set more than once remains: it would stand for each of its
+    /// values, a cover of what may be written rather than what must.
+    fn tiled_index(
+        &mut self,
+        p: Poly,
+        deps: Deps,
+        l: LoopId,
+        every_iteration: &BTreeSet<StmtId>,
+        block: Option<&Poly>,
+    ) -> Option<(Poly, Deps)> {
+        let cfg = self.cfg;
+        let chain: Vec<(VarId, LoopId)> = cfg
+            .loop_chain(l)
+            .filter(|x| self.loop_inside[*x])
+            .map_while(|x| cfg.loops[x].induction.map(|v| (v, x)))
+            .collect();
+        let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
+        let (p, deps) = self.inline_single_defs(p, deps, &ivs)?;
+        let multi = deps
+            .values()
+            .flatten()
+            .any(|v| !ivs.contains(v) && self.defs.contains_key(v));
+        (!multi && self.tiles(&p, &chain, every_iteration, block)).then_some((p, deps))
+    }
+
+    /// Whether loop `l` is a `for` loop whose step adds 1 to its counter `v`.
+    fn steps_by_one(&mut self, l: LoopId, v: VarId) -> bool {
+        let StmtKind::For(fl) = &self.f.stmt(self.cfg.loops[l].stmt).kind else {
+            return false;
+        };
+        fl.step.and_then(|s| self.step_of(s, v, 0)) == Some(1)
     }
 
     /// `e` as `min(a, b)` or `max(a, b)`: a call of `min`/`max` (`std::` too), or
@@ -2803,24 +2825,9 @@ fn covered_at(
             if !ok {
                 continue;
             }
-            let chain: Vec<(VarId, LoopId)> = cfg
-                .loop_chain(l)
-                .filter(|x| a.loop_inside[*x])
-                .map_while(|x| cfg.loops[x].induction.map(|v| (v, x)))
-                .collect();
-            let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
-            let Some((p, deps)) = a.inline_single_defs(p, deps, &ivs) else {
+            let Some((p, deps)) = a.tiled_index(p, deps, l, &every_iteration, None) else {
                 continue;
             };
-            // A local set more than once would stand for each of its values, a cover of
-            // what may be written rather than what must.
-            let multi = deps
-                .values()
-                .flatten()
-                .any(|v| !ivs.contains(v) && a.defs.contains_key(v));
-            if multi || !a.tiles(&p, &chain, &every_iteration, None) {
-                continue;
-            }
             let r = Record {
                 index: p,
                 deps,
@@ -2836,22 +2843,9 @@ fn covered_at(
             let Some((p, len, deps, at)) = a.block_written_by_call(root, depth) else {
                 continue;
             };
-            let chain: Vec<(VarId, LoopId)> = cfg
-                .loop_chain(l)
-                .filter(|x| a.loop_inside[*x])
-                .map_while(|x| cfg.loops[x].induction.map(|v| (v, x)))
-                .collect();
-            let ivs: Vec<VarId> = chain.iter().map(|c| c.0).collect();
-            let Some((p, deps)) = a.inline_single_defs(p, deps, &ivs) else {
+            let Some((p, deps)) = a.tiled_index(p, deps, l, &every_iteration, Some(&len)) else {
                 continue;
             };
-            let multi = deps
-                .values()
-                .flatten()
-                .any(|v| !ivs.contains(v) && a.defs.contains_key(v));
-            if multi || !a.tiles(&p, &chain, &every_iteration, Some(&len)) {
-                continue;
-            }
             let first = Record {
                 index: p.clone(),
                 deps: deps.clone(),

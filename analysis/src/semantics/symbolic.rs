@@ -247,6 +247,13 @@ impl Poly {
         p
     }
 
+    /// The coefficient of `atom` in a polynomial of degree one in it (`8` in `8 * i + k`,
+    /// `n` in `n * i`).
+    pub fn coefficient(&self, atom: &str) -> Poly {
+        self.subst(atom, &Poly::constant(1))
+            .sub(&self.subst(atom, &Poly::zero()))
+    }
+
     /// Whether some atom other than `name` itself reads the variable `name` in its text
     /// (`s[n]`, `n / 2`; not a member `p->n`).
     pub fn mentions_within_atoms(&self, name: &str) -> bool {
