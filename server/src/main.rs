@@ -108,6 +108,11 @@ struct CheckArgs {
     /// the other files and ends with exit status 3. 0: no limit.
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     file_timeout: f64,
+    /// Parse every file's system headers itself. By default, system headers that several
+    /// files begin with (the same `#include <...>` lines and flags) are precompiled once per
+    /// run and shared: the same findings, sooner.
+    #[arg(long)]
+    no_shared_headers: bool,
     /// Extra clang flags, after `--` (e.g. `-- -I include -DN=100 -std=c++17`).
     #[arg(last = true, value_name = "CLANG-FLAGS")]
     clang_flags: Vec<String>,

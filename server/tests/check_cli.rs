@@ -552,3 +552,41 @@ fn unified_shared_memory_is_said_and_not_judged() {
         stderr(&o)
     );
 }
+
+/// A run over many files parses them after the system headers they share, precompiled once
+/// (`OMPLENS_PROFILE` prints what was shared): the findings are those of files that each
+/// parse their own headers, byte for byte.
+#[test]
+fn shared_headers_change_no_finding() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let dirs = ["tests/check", "tests/corpus", "tests/fix"];
+    let run = |extra: &[&str]| {
+        let mut args = vec!["check", "--no-config", "--format", "json"];
+        args.extend_from_slice(extra);
+        args.extend_from_slice(&dirs);
+        let o = Command::new(env!("CARGO_BIN_EXE_omplens"))
+            .args(&args)
+            .current_dir(&root)
+            .env("OMPLENS_PROFILE", "1")
+            .output()
+            .expect("run omplens");
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        o
+    };
+    let shared = run(&[]);
+    let alone = run(&["--no-shared-headers"]);
+    let used = stderr(&shared)
+        .lines()
+        .find_map(|l| l.strip_prefix("omplens: shared headers: "))
+        .map(String::from)
+        .unwrap_or_else(|| panic!("no profile line: {}", stderr(&shared)));
+    assert!(!used.contains(" used: 0,"), "{used}");
+    assert!(!stderr(&alone).contains("shared headers:"));
+    let (with, without) = (json(&shared), json(&alone));
+    let (with, without) = (with.as_array().unwrap(), without.as_array().unwrap());
+    assert!(with.len() > 100, "{} findings", with.len());
+    if let Some((a, b)) = with.iter().zip(without).find(|(a, b)| a != b) {
+        panic!("{used}\nshared headers: {a}\nalone: {b}");
+    }
+    assert_eq!(with.len(), without.len(), "{used}");
+}

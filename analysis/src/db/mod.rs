@@ -32,7 +32,7 @@ pub use views::{
 };
 
 use crate::check::{self, env, Finding};
-use crate::frontend::{TuCache, TuStats};
+use crate::frontend::{SharedHeaders, TuCache, TuStats};
 use crate::ir::{Module, Span};
 use piece::{Piece, PieceBody, Segment};
 use std::collections::BTreeMap;
@@ -74,6 +74,8 @@ pub trait Db: salsa::Database {
     fn log_execution(&self, what: String);
     /// Where `parse` keeps translation units between texts of a file, if anywhere.
     fn tu_cache(&self) -> Option<&TuCache>;
+    /// System headers precompiled for the files of a run, if any (see [`SharedHeaders`]).
+    fn shared_headers(&self) -> Option<&SharedHeaders>;
 }
 
 /// The database. Clones share the storage (and the side fields): a query may run on a
@@ -84,6 +86,7 @@ pub struct Database {
     storage: salsa::Storage<Self>,
     log: Arc<Mutex<Vec<String>>>,
     tu_cache: Option<Arc<TuCache>>,
+    shared_headers: Option<Arc<SharedHeaders>>,
 }
 
 #[salsa::db]
@@ -100,6 +103,10 @@ impl Db for Database {
     fn tu_cache(&self) -> Option<&TuCache> {
         self.tu_cache.as_deref()
     }
+
+    fn shared_headers(&self) -> Option<&SharedHeaders> {
+        self.shared_headers.as_deref()
+    }
 }
 
 impl Database {
@@ -108,6 +115,15 @@ impl Database {
     pub fn with_tu_cache(capacity: usize) -> Database {
         Database {
             tu_cache: Some(Arc::new(TuCache::new(capacity))),
+            ..Database::default()
+        }
+    }
+
+    /// A database whose `parse` uses the system headers `shared` precompiled (a run over
+    /// many files).
+    pub fn with_shared_headers(shared: Arc<SharedHeaders>) -> Database {
+        Database {
+            shared_headers: Some(shared),
             ..Database::default()
         }
     }
@@ -147,7 +163,12 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
         Some(cache) => {
             crate::frontend::lower_file_cached(cache, path, file.text(db), file.flags(db))
         }
-        None => crate::frontend::lower_file(path, Some(file.text(db)), file.flags(db)),
+        None => crate::frontend::lower_file_shared(
+            db.shared_headers(),
+            path,
+            Some(file.text(db)),
+            file.flags(db),
+        ),
     };
     match lowered {
         Ok(mut m) => {

@@ -118,10 +118,12 @@ fn take_string(s: CXString) -> String {
 struct Index(CXIndex);
 
 impl Index {
-    fn new() -> Index {
-        // exclude declarations from PCH: 0; display diagnostics on stderr: 0.
+    /// `exclude_pch`: a walk of the unit's declarations leaves out those of an `-include-pch`
+    /// file (shared system headers, which lowering skips anyway: it saves deserialising them).
+    fn new(exclude_pch: bool) -> Index {
+        // display diagnostics on stderr: 0.
         // SAFETY: plain arguments; the index is disposed once, in `drop`.
-        Index(unsafe { clang_createIndex(0, 0) })
+        Index(unsafe { clang_createIndex(exclude_pch as i32, 0) })
     }
 }
 
@@ -170,6 +172,92 @@ pub fn parse(
     parse_with(path, args, contents, false)
 }
 
+/// [`parse`] after the headers precompiled in `pch` (made by [`save_header_pch`]): as if the
+/// file began with their `#include` lines. Their declarations are left out of the unit's walk.
+pub fn parse_after_pch(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+    pch: &str,
+) -> Result<TranslationUnit, String> {
+    let mut with_pch = Vec::with_capacity(args.len() + 2);
+    with_pch.push("-include-pch".to_string());
+    with_pch.push(pch.to_string());
+    with_pch.extend(args.iter().cloned());
+    parse_options(path, &with_pch, contents, false, true)
+}
+
+/// Parses `text` as the header `path` with `args` (which name the header language, `-x
+/// c-header` or `-x c++-header`) and writes it precompiled to `out`; returns the files it
+/// includes. Refused (`Err`, nothing written) when clang reports an error or when the header
+/// includes a file that is not a system header: such a PCH could not stand for the
+/// `#include` lines of another file.
+pub fn save_header_pch(
+    path: &str,
+    text: &str,
+    args: &[String],
+    out: &str,
+) -> Result<Vec<String>, String> {
+    let tu = parse_options(path, args, Some(text), false, true)?;
+    if let Some(d) = diagnostics(&tu)
+        .into_iter()
+        .find(|d| d.severity == CXDiagnostic_Error || d.severity == CXDiagnostic_Fatal)
+    {
+        return Err(format!("{}: {}", d.location, d.message));
+    }
+    let included = inclusions(&tu);
+    if let Some((f, _)) = included.iter().find(|(_, system)| !system) {
+        return Err(format!("{f} is not a system header"));
+    }
+    let out_c = CString::new(out).map_err(|_| "PCH path contains a NUL byte".to_string())?;
+    // SAFETY: `tu.tu` is live and the out path is NUL-terminated for the call.
+    let code = unsafe {
+        clang_saveTranslationUnit(tu.tu, out_c.as_ptr(), clang_defaultSaveOptions(tu.tu))
+    };
+    if code != CXSaveError_None {
+        return Err(format!("libclang could not save the PCH (error {code})"));
+    }
+    Ok(included.into_iter().map(|(f, _)| f).collect())
+}
+
+/// The files the unit includes (its main file aside), each with whether it is in a system
+/// header directory.
+fn inclusions(tu: &TranslationUnit) -> Vec<(String, bool)> {
+    extern "C" fn visit(
+        file: CXFile,
+        _stack: *mut CXSourceLocation,
+        _depth: c_uint,
+        data: CXClientData,
+    ) {
+        // SAFETY: `data` is the `&mut Vec<CXFile>` passed below, alive during the call and
+        // used by nothing else meanwhile. Pushing cannot unwind short of an allocation
+        // failure, which aborts.
+        let files = unsafe { &mut *(data as *mut Vec<CXFile>) };
+        files.push(file);
+    }
+    let mut files: Vec<CXFile> = Vec::new();
+    // SAFETY: `tu.tu` is live; the callback only pushes onto `files`, which outlives the call.
+    unsafe { clang_getInclusions(tu.tu, visit, &mut files as *mut Vec<CXFile> as CXClientData) };
+    files
+        .into_iter()
+        .filter(|f| !f.is_null())
+        .filter_map(|f| {
+            // SAFETY: the file came from this live unit; a location at offset 0 of one of its
+            // files is valid to ask about, and the name string is taken (disposed) once.
+            unsafe {
+                let loc = clang_getLocationForOffset(tu.tu, f, 0);
+                if clang_Location_isFromMainFile(loc) != 0 {
+                    return None;
+                }
+                Some((
+                    take_string(clang_getFileName(f)),
+                    clang_Location_isInSystemHeader(loc) != 0,
+                ))
+            }
+        })
+        .collect()
+}
+
 /// The NUL-terminated forms of an unsaved buffer for `path`; libclang copies the contents
 /// during the call, so they only need to live that long.
 struct Unsaved {
@@ -205,7 +293,20 @@ pub fn parse_with(
     contents: Option<&str>,
     preamble: bool,
 ) -> Result<TranslationUnit, String> {
-    let index = Index::new();
+    parse_options(path, args, contents, preamble, false)
+}
+
+/// The one parse: `preamble` as in [`parse_with`]; `pch_build`: the unit is to be saved as a
+/// PCH (and its declarations are all walked), `!pch_build` with an `-include-pch` in `args`
+/// leaves that file's declarations out of walks.
+fn parse_options(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+    preamble: bool,
+    pch_build: bool,
+) -> Result<TranslationUnit, String> {
+    let index = Index::new(!pch_build && args.iter().any(|a| a == "-include-pch"));
     let buffer = Unsaved::new(path, contents)?;
     // A precompiled preamble leaves the template instantiations its headers ask for to the
     // main file, so every reparse instantiated the standard library's templates again (on
@@ -227,6 +328,11 @@ pub fn parse_with(
     if preamble {
         options |=
             CXTranslationUnit_PrecompiledPreamble | CXTranslationUnit_CreatePreambleOnFirstParse;
+    }
+    if pch_build {
+        // (The PCH keeps the detailed record: without it the macros of system headers that
+        // lowering looks up are missing, which changes findings.)
+        options |= CXTranslationUnit_ForSerialization;
     }
     let mut tu: CXTranslationUnit = std::ptr::null_mut();
     // SAFETY: `index` is live; the path, the flags (`c_args`, pointed to by `arg_ptrs`) and

@@ -12,7 +12,10 @@ mod libclang;
 #[allow(non_upper_case_globals)]
 mod lower;
 mod macros;
+mod shared_headers;
 mod source;
+#[cfg(test)]
+mod test_corpus;
 mod tu_cache;
 
 use crate::ir::{Diagnostic, DirId, DirectiveInfo, Language, MacroText, Module, Severity, Span};
@@ -20,6 +23,7 @@ use crate::pragma;
 use std::path::Path;
 
 pub use flags::{CompileFlags, FlagsOrigin};
+pub use shared_headers::{SharedHeaders, SharedStats};
 pub use tu_cache::{TuCache, TuStats};
 
 #[derive(Debug, thiserror::Error)]
@@ -74,6 +78,17 @@ pub fn lower_file(
     contents: Option<&str>,
     args: &[String],
 ) -> Result<Module, FrontendError> {
+    lower_file_shared(None, path, contents, args)
+}
+
+/// [`lower_file`], parsing after the system headers `shared` precompiled for the file's
+/// leading `#include` lines when it has them (the same module, sooner).
+pub fn lower_file_shared(
+    shared: Option<&SharedHeaders>,
+    path: &Path,
+    contents: Option<&str>,
+    args: &[String],
+) -> Result<Module, FrontendError> {
     ensure_libclang()?;
     let path_str = path.display().to_string();
     let text = match contents {
@@ -85,8 +100,21 @@ pub fn lower_file(
                 source,
             })?,
     };
-    let tu = libclang::parse(&path_str, args, contents)
-        .map_err(|why| parse_error(&path_str, args, why))?;
+    let after_pch = shared.and_then(|s| {
+        let pch = s.pch_for(path, &text, args)?;
+        let tu = libclang::parse_after_pch(&path_str, args, contents, &pch.display().to_string())
+            .ok()
+            .filter(|tu| !libclang::diagnostics(tu).iter().any(is_pch_problem));
+        if tu.is_none() {
+            s.fell_back();
+        }
+        tu
+    });
+    let tu = match after_pch {
+        Some(tu) => tu,
+        None => libclang::parse(&path_str, args, contents)
+            .map_err(|why| parse_error(&path_str, args, why))?,
+    };
     Ok(lower_parsed(&tu, path, &path_str, text, args))
 }
 
@@ -380,6 +408,12 @@ fn clang_diagnostics(tu: &libclang::TranslationUnit, main_dir: &str, module: &mu
             source: "clang",
         });
     }
+}
+
+/// A diagnostic about the precompiled headers themselves (stale, made with other options):
+/// the parse is then done again without them.
+fn is_pch_problem(d: &libclang::ClangDiagnostic) -> bool {
+    d.offset.is_none() && (d.message.contains("PCH") || d.message.contains("precompiled header"))
 }
 
 /// omp.h declares `omp_is_initial_device` twice inside `begin declare variant` blocks; parsed

@@ -254,20 +254,10 @@ fn redefines_command_line_macro(args: &[String], text: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::frontend::test_corpus::{assert_same, corpus, flags_for};
     use crate::frontend::{ensure_libclang, lower_file, lower_file_cached};
     use crate::ir::render_module;
-    use std::path::{Path, PathBuf};
-
-    fn flags_for(path: &Path) -> Vec<String> {
-        let mut flags = Vec::new();
-        if path.extension().is_some_and(|e| e == "cpp") {
-            flags.push("-std=c++17".to_string());
-        }
-        if path.components().any(|c| c.as_os_str() == "omp52") {
-            flags.push("-fopenmp-version=52".to_string());
-        }
-        flags
-    }
+    use std::path::Path;
 
     #[test]
     fn a_file_redefining_a_command_line_macro_lowers_like_a_fresh_parse() {
@@ -295,27 +285,6 @@ mod tests {
         ));
     }
 
-    /// The programs of tests/check, tests/corpus, tests/fix and tests/coalesce.
-    fn corpus() -> Vec<PathBuf> {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests");
-        let mut out = Vec::new();
-        let mut dirs = ["check", "corpus", "fix", "coalesce"]
-            .map(|d| root.join(d))
-            .to_vec();
-        while let Some(dir) = dirs.pop() {
-            for e in std::fs::read_dir(&dir).expect("corpus directory").flatten() {
-                let p = e.path();
-                if p.is_dir() {
-                    dirs.push(p);
-                } else if matches!(p.extension().and_then(|e| e.to_str()), Some("c" | "cpp")) {
-                    out.push(p);
-                }
-            }
-        }
-        out.sort();
-        out
-    }
-
     /// `text` with a declaration inserted at the start of its middle line: every offset
     /// after it moves, and the leading `#include` block (the preamble) stays as it was.
     fn edited(text: &str) -> String {
@@ -325,23 +294,6 @@ mod tests {
         out.push_str("int omplens_edit_probe;\n");
         out.push_str(&lines[mid..].concat());
         out
-    }
-
-    fn assert_same(path: &Path, what: &str, cached: &crate::ir::Module, fresh: &crate::ir::Module) {
-        if cached != fresh {
-            // The text form names the first difference readably.
-            let (a, b) = (render_module(cached), render_module(fresh));
-            let first = a
-                .lines()
-                .zip(b.lines())
-                .find(|(x, y)| x != y)
-                .map(|(x, y)| format!("cached: {x}\nfresh:  {y}"))
-                .unwrap_or_else(|| "the text forms agree; the modules differ".into());
-            panic!(
-                "{}: {what} differs from a fresh parse\n{first}",
-                path.display()
-            );
-        }
     }
 
     /// Lowering through the cache (a first parse with a preamble, then reparses of an edited

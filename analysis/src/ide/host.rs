@@ -62,6 +62,7 @@ pub struct AnalysisHost {
     files: Arc<HashMap<PathBuf, SourceFile>>,
     removed: usize,
     tu_cache: Option<usize>,
+    shared_headers: Option<Arc<crate::frontend::SharedHeaders>>,
     /// The revision of the project's files outside the host (see [`Change::project_changed`]).
     project: u64,
 }
@@ -80,7 +81,18 @@ impl AnalysisHost {
             files: Arc::default(),
             removed: 0,
             tu_cache: None,
+            shared_headers: None,
             project: 0,
+        }
+    }
+
+    /// A host for a run over many files that parses each after the system headers `shared`
+    /// precompiled for the run (see [`crate::frontend::SharedHeaders`]).
+    pub fn with_shared_headers(shared: Arc<crate::frontend::SharedHeaders>) -> AnalysisHost {
+        AnalysisHost {
+            db: db::Database::with_shared_headers(shared.clone()),
+            shared_headers: Some(shared),
+            ..AnalysisHost::new()
         }
     }
 
@@ -92,6 +104,7 @@ impl AnalysisHost {
             files: Arc::default(),
             removed: 0,
             tu_cache: Some(capacity),
+            shared_headers: None,
             project: 0,
         }
     }
@@ -173,9 +186,10 @@ impl AnalysisHost {
                 )
             })
             .collect();
-        let mut fresh = match self.tu_cache {
-            Some(n) => AnalysisHost::with_tu_cache(n),
-            None => AnalysisHost::new(),
+        let mut fresh = match (self.tu_cache, &self.shared_headers) {
+            (Some(n), _) => AnalysisHost::with_tu_cache(n),
+            (None, Some(s)) => AnalysisHost::with_shared_headers(s.clone()),
+            (None, None) => AnalysisHost::new(),
         };
         fresh.project = self.project;
         for (p, t, fl) in open {

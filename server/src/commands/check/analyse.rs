@@ -10,11 +10,12 @@ use anyhow::{Context, Result};
 use omplens_analysis::budget;
 use omplens_analysis::check::config::Config;
 use omplens_analysis::check::Finding;
+use omplens_analysis::frontend::SharedHeaders;
 use omplens_analysis::ide::{gate, Analysis, AnalysisHost, Change};
 use omplens_analysis::ir::Module;
 use omplens_analysis::text;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 /// What `check` needs to know beyond the file.
@@ -26,6 +27,9 @@ pub struct Settings {
     pub jobs: Option<usize>,
     /// Time for one file's analysis (`--file-timeout`); None: no limit.
     pub file_timeout: Option<Duration>,
+    /// Precompile the system headers several files begin with, once (see
+    /// [`SharedHeaders`]).
+    pub shared_headers: bool,
 }
 
 /// A checked file.
@@ -81,7 +85,11 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     let size = |i: usize| std::fs::metadata(jobs[i].path).map_or(0, |m| m.len());
     order.sort_by_cached_key(|&i| std::cmp::Reverse(size(i)));
-    let mut host = AnalysisHost::new();
+    let shared = shared_headers(jobs, settings);
+    let mut host = match &shared {
+        Some(s) => AnalysisHost::with_shared_headers(s.clone()),
+        None => AnalysisHost::new(),
+    };
     let mut out: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
     let mut finished = 0;
     for chunk in order.chunks(batch) {
@@ -94,9 +102,25 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
             out[i] = Some(o);
         }
     }
+    // `OMPLENS_PROFILE=1`, as for the language server: what the shared headers did.
+    if let Some(s) = shared.filter(|_| std::env::var_os("OMPLENS_PROFILE").is_some()) {
+        eprintln!("omplens: shared headers: {:?}", s.stats());
+    }
     out.into_iter()
         .map(|o| o.unwrap_or_else(|| Err("not checked".to_string())))
         .collect()
+}
+
+/// The run's shared system headers, when asked for and two files or more are checked (a
+/// directory for them that cannot be made leaves every file to parse its own).
+fn shared_headers(jobs: &[Job], settings: &Settings) -> Option<Arc<SharedHeaders>> {
+    if !settings.shared_headers || jobs.len() < 2 {
+        return None;
+    }
+    let files = jobs
+        .iter()
+        .filter_map(|j| Some((j.path, j.args.as_ref().ok()?.as_slice())));
+    SharedHeaders::plan(files).ok().map(Arc::new)
 }
 
 fn check_batch(

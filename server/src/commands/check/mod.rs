@@ -42,6 +42,7 @@ pub fn run(args: &CheckArgs) -> Result<ExitCode> {
         file_timeout: (args.file_timeout > 0.0)
             .then(|| std::time::Duration::try_from_secs_f64(args.file_timeout).ok())
             .flatten(),
+        shared_headers: !args.no_shared_headers,
     };
     let started = std::time::Instant::now();
     let progress = parallel::Progress::new(files.len());
