@@ -109,8 +109,8 @@ struct CheckArgs {
     #[arg(long, value_name = "SECONDS", default_value_t = 60.0, value_parser = parse_seconds)]
     file_timeout: f64,
     /// Parse every file's system headers itself. By default, system headers that several
-    /// files begin with (the same `#include <...>` lines and flags) are precompiled once per
-    /// run and shared: the same findings, sooner.
+    /// files begin with (the same `#include <...>` lines and flags) are precompiled once,
+    /// kept in omplens's cache for later runs, and shared: the same findings, sooner.
     #[arg(long)]
     no_shared_headers: bool,
     /// Extra clang flags, after `--` (e.g. `-- -I include -DN=100 -std=c++17`).

@@ -60,6 +60,22 @@ pub fn libclang_version() -> Result<String, FrontendError> {
     Ok(libclang::version())
 }
 
+/// `NAME` in omplens's disk cache: `$OMPLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/omplens`, else
+/// `~/.cache/omplens` (not made here).
+pub fn cache_dir(name: &str) -> Option<std::path::PathBuf> {
+    use std::path::PathBuf;
+    let base = match std::env::var_os("OMPLENS_CACHE_DIR") {
+        Some(d) if !d.is_empty() => PathBuf::from(d),
+        _ => match std::env::var_os("XDG_CACHE_HOME") {
+            Some(d) if !d.is_empty() => PathBuf::from(d).join("omplens"),
+            _ => PathBuf::from(std::env::var_os("HOME")?)
+                .join(".cache")
+                .join("omplens"),
+        },
+    };
+    Some(base.join(name))
+}
+
 /// Extensions of the C and C++ sources `omplens check` finds in a directory.
 pub const SOURCE_EXTENSIONS: &[&str] = &["c", "cc", "cpp", "cxx"];
 /// Extensions of C and C++ headers.
@@ -106,7 +122,7 @@ pub fn lower_file_shared(
             .ok()
             .filter(|tu| !libclang::diagnostics(tu).iter().any(is_pch_problem));
         if tu.is_none() {
-            s.fell_back();
+            s.fell_back(pch);
         }
         tu
     });

@@ -20,12 +20,20 @@
 //! - `omp.h` is never in a set: read without OpenMP semantics (as omplens reads) it has
 //!   errors that libclang will not save; the file parses it itself, after the others.
 //! - A parse after a PCH that fails or reports a problem with the PCH is done again plainly.
+//!
+//! With a store (omplens's disk cache, `pch-v1`), a set's PCH is kept between runs under a
+//! hash of libclang's version, the language, the flags and the headers, beside the list of
+//! the files it holds with their sizes and modification times: a later run uses it when every
+//! one of them is unchanged, and makes it again otherwise (clang checks the same on load; a
+//! PCH it refuses is removed from the store). The store keeps the most recently used sets,
+//! [`MAX_STORED_BYTES`] at most.
 
 use super::libclang;
 use crate::ir::Language;
 use std::collections::{BTreeSet, HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 /// The language and the flags that decide how a file reads its system headers.
@@ -35,6 +43,8 @@ type FlagKey = (bool, Vec<String>);
 /// removed with the value).
 pub struct SharedHeaders {
     dir: tempfile::TempDir,
+    /// Where PCHs are kept between runs, if anywhere.
+    store: Option<PathBuf>,
     /// Per flag key, the planned sets, largest first.
     planned: HashMap<FlagKey, Vec<Arc<Planned>>>,
     /// Names in include directories, per directory (see [`Made::names`]).
@@ -44,12 +54,14 @@ pub struct SharedHeaders {
 
 struct Planned {
     names: BTreeSet<String>,
-    pch: PathBuf,
+    /// The hash of the set and its flags (the name of its PCH).
+    id: u64,
     /// Made (with what it includes) or refused (`None`), once.
     made: OnceLock<Option<Made>>,
 }
 
 struct Made {
+    pch: PathBuf,
     /// The file and directory names of every header the PCH holds: a file whose include
     /// directory holds one of them might read another header in its place, so it does not
     /// use the PCH.
@@ -60,8 +72,10 @@ struct Made {
 struct Counters {
     built: AtomicUsize,
     refused: AtomicUsize,
+    reused: AtomicUsize,
     used: AtomicUsize,
     fallbacks: AtomicUsize,
+    build_micros: AtomicU64,
 }
 
 /// What the shared headers did in a run (for the summary and for tests).
@@ -73,18 +87,25 @@ pub struct SharedStats {
     pub built: usize,
     /// Sets whose PCH was refused (an error, or a header that is not a system header).
     pub refused: usize,
+    /// Sets whose PCH an earlier run left in the store, unchanged.
+    pub reused: usize,
     /// Parses made after a shared PCH.
     pub used: usize,
     /// Parses after a PCH that were done again without it.
     pub fallbacks: usize,
+    /// Time spent making the PCHs, in milliseconds (for profiles).
+    pub build_millis: u64,
 }
 
 impl SharedHeaders {
     /// Plans the header sets of `files` (path and libclang arguments; a file that cannot be
     /// read is left out): largest first, a set that the leading headers of two files or more
-    /// not served by a larger one contain. Fails only when no temporary directory can be made.
+    /// not served by a larger one contain. `store`: where PCHs are kept between runs (made if
+    /// missing; one that cannot be made is not used). Fails only when no temporary directory
+    /// can be made.
     pub fn plan<'a>(
         files: impl IntoIterator<Item = (&'a Path, &'a [String])>,
+        store: Option<&Path>,
     ) -> std::io::Result<SharedHeaders> {
         let mut by_key: HashMap<FlagKey, Vec<BTreeSet<String>>> = HashMap::new();
         for (path, args) in files {
@@ -97,10 +118,16 @@ impl SharedHeaders {
             }
         }
         let dir = tempfile::Builder::new().prefix("omplens-pch").tempdir()?;
+        let store = store
+            .filter(|s| std::fs::create_dir_all(s).is_ok())
+            .map(Path::to_path_buf);
+        if let Some(s) = &store {
+            prune(s, MAX_STORED_BYTES);
+        }
+        let version = super::libclang_version().unwrap_or_default();
         let mut planned: HashMap<FlagKey, Vec<Arc<Planned>>> = HashMap::new();
         let mut keys: Vec<FlagKey> = by_key.keys().cloned().collect();
         keys.sort();
-        let mut n = 0;
         for key in keys {
             let files = &by_key[&key];
             let mut candidates: Vec<&BTreeSet<String>> = files.iter().collect();
@@ -118,12 +145,13 @@ impl SharedHeaders {
                 for f in fits {
                     served[f] = true;
                 }
+                let mut h = std::collections::hash_map::DefaultHasher::new();
+                (STORE_VERSION, &version, &key, c).hash(&mut h);
                 sets.push(Arc::new(Planned {
                     names: c.clone(),
-                    pch: dir.path().join(format!("shared-{n}.pch")),
+                    id: h.finish(),
                     made: OnceLock::new(),
                 }));
-                n += 1;
             }
             if !sets.is_empty() {
                 planned.insert(key, sets);
@@ -131,6 +159,7 @@ impl SharedHeaders {
         }
         Ok(SharedHeaders {
             dir,
+            store,
             planned,
             listings: Mutex::default(),
             stats: Counters::default(),
@@ -152,9 +181,9 @@ impl SharedHeaders {
                     None => false,
                 },
             )
-            .map(|p| {
+            .and_then(|p| {
                 self.stats.used.fetch_add(1, Ordering::Relaxed);
-                p.pch.as_path()
+                p.made.get()?.as_ref().map(|m| m.pch.as_path())
             })
     }
 
@@ -181,9 +210,14 @@ impl SharedHeaders {
         listing.iter().any(|n| made.names.contains(n))
     }
 
-    /// Counts a parse after a PCH that had to be done again without it.
-    pub(super) fn fell_back(&self) {
+    /// Counts a parse after `pch` that had to be done again without it; a stored PCH clang
+    /// refused is removed, for the next run to make again.
+    pub(super) fn fell_back(&self, pch: &Path) {
         self.stats.fallbacks.fetch_add(1, Ordering::Relaxed);
+        if self.store.as_deref().is_some_and(|s| pch.starts_with(s)) {
+            let _ = std::fs::remove_file(pch.with_extension("files"));
+            let _ = std::fs::remove_file(pch);
+        }
     }
 
     pub fn stats(&self) -> SharedStats {
@@ -191,13 +225,20 @@ impl SharedHeaders {
             planned: self.planned.values().map(Vec::len).sum(),
             built: self.stats.built.load(Ordering::Relaxed),
             refused: self.stats.refused.load(Ordering::Relaxed),
+            reused: self.stats.reused.load(Ordering::Relaxed),
             used: self.stats.used.load(Ordering::Relaxed),
             fallbacks: self.stats.fallbacks.load(Ordering::Relaxed),
+            build_millis: self.stats.build_micros.load(Ordering::Relaxed) / 1000,
         }
     }
 
     fn make(&self, set: &Planned, cxx: bool, flags: &[String]) -> Option<Made> {
-        let header = set.pch.with_extension("h");
+        let name = format!("{:016x}", set.id);
+        if let Some(made) = self.store.as_deref().and_then(|s| stored(s, &name)) {
+            self.stats.reused.fetch_add(1, Ordering::Relaxed);
+            return Some(made);
+        }
+        let header = self.dir.path().join(format!("{name}.h"));
         let text: String = set
             .names
             .iter()
@@ -206,29 +247,27 @@ impl SharedHeaders {
         let mut args = flags.to_vec();
         args.push("-x".into());
         args.push(if cxx { "c++-header" } else { "c-header" }.into());
+        // Made under a name of this run's own, then moved into the store whole.
+        let building = self.dir.path().join(format!("{name}.pch"));
+        let started = std::time::Instant::now();
         let made = libclang::save_header_pch(
             &header.display().to_string(),
             &text,
             &args,
-            &set.pch.display().to_string(),
+            &building.display().to_string(),
         )
         .ok()
-        .map(|files| {
-            let mut names = HashSet::new();
-            for f in &files {
-                let p = Path::new(f);
-                // `bits/types.h` is shadowed by a `bits` directory; the roots (`include`)
-                // are never part of a header's name.
-                let parent = p
-                    .parent()
-                    .and_then(Path::file_name)
-                    .filter(|d| *d != "include");
-                for part in [p.file_name(), parent].into_iter().flatten() {
-                    names.insert(part.to_string_lossy().into_owned());
-                }
-            }
-            Made { names }
+        .map(|files| Made {
+            pch: self
+                .store
+                .as_deref()
+                .and_then(|s| keep(s, &name, &building, &files))
+                .unwrap_or(building),
+            names: names_of(&files),
         });
+        self.stats
+            .build_micros
+            .fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
         let counter = if made.is_some() {
             &self.stats.built
         } else {
@@ -241,6 +280,132 @@ impl SharedHeaders {
     /// Where the precompiled headers are written (removed when `self` is dropped).
     pub fn dir(&self) -> &Path {
         self.dir.path()
+    }
+}
+
+/// Bumped when what the store holds changes meaning.
+const STORE_VERSION: u32 = 1;
+/// Bytes of PCHs the store keeps, at most: the least recently used go first (a set of C++
+/// headers is 2-7 MB; HeCBench's 89 sets take 330 MB).
+pub const MAX_STORED_BYTES: u64 = 512 << 20;
+
+/// The file and directory names of the headers `files` (see [`Made::names`]).
+fn names_of(files: &[String]) -> HashSet<String> {
+    let mut names = HashSet::new();
+    for f in files {
+        let p = Path::new(f);
+        // `bits/types.h` is shadowed by a `bits` directory; the roots (`include`) are never
+        // part of a header's name.
+        let parent = p
+            .parent()
+            .and_then(Path::file_name)
+            .filter(|d| *d != "include");
+        for part in [p.file_name(), parent].into_iter().flatten() {
+            names.insert(part.to_string_lossy().into_owned());
+        }
+    }
+    names
+}
+
+/// A file's size and modification time, as the store records them.
+fn stamp(path: &Path) -> Option<(u64, u128)> {
+    let m = std::fs::metadata(path).ok()?;
+    let t = m
+        .modified()
+        .ok()?
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?;
+    Some((m.len(), t.as_nanos()))
+}
+
+/// The PCH `name` of the store, when it and every file it holds are as they were made.
+fn stored(store: &Path, name: &str) -> Option<Made> {
+    let pch = store.join(format!("{name}.pch"));
+    let list = std::fs::read_to_string(store.join(format!("{name}.files"))).ok()?;
+    let mut files = Vec::new();
+    for line in list.lines() {
+        let mut parts = line.splitn(3, ' ');
+        let len: u64 = parts.next()?.parse().ok()?;
+        let time: u128 = parts.next()?.parse().ok()?;
+        let path = parts.next()?;
+        if stamp(Path::new(path)) != Some((len, time)) {
+            return None;
+        }
+        files.push(path.to_string());
+    }
+    if files.is_empty() {
+        return None;
+    }
+    // Used now: the last to go when the store is pruned.
+    std::fs::File::options()
+        .append(true)
+        .open(&pch)
+        .ok()?
+        .set_modified(std::time::SystemTime::now())
+        .ok()?;
+    Some(Made {
+        pch,
+        names: names_of(&files),
+    })
+}
+
+/// Moves the PCH made at `built` into the store as `name`, with the list of the `files` it
+/// holds; its path there, or `None` (it stays where it was made) when the store cannot take
+/// it.
+fn keep(store: &Path, name: &str, built: &Path, files: &[String]) -> Option<PathBuf> {
+    let list: String = files
+        .iter()
+        .map(|f| {
+            let (len, time) = stamp(Path::new(f))?;
+            Some(format!("{len} {time} {f}\n"))
+        })
+        .collect::<Option<_>>()?;
+    // Temporary names in the store itself, so that the renames do not cross file systems.
+    let unique = format!("{}-{name}", std::process::id());
+    let list_tmp = store.join(format!(".{unique}.files.tmp"));
+    let pch_tmp = store.join(format!(".{unique}.pch.tmp"));
+    let pch = store.join(format!("{name}.pch"));
+    let done = std::fs::write(&list_tmp, list).is_ok()
+        && std::fs::copy(built, &pch_tmp).is_ok()
+        && std::fs::rename(&list_tmp, store.join(format!("{name}.files"))).is_ok()
+        && std::fs::rename(&pch_tmp, &pch).is_ok();
+    let _ = std::fs::remove_file(&list_tmp);
+    let _ = std::fs::remove_file(&pch_tmp);
+    done.then_some(pch)
+}
+
+/// Leaves the store at most `budget` bytes of PCHs, the most recently used, and no temporary
+/// file an earlier run left more than an hour ago.
+fn prune(store: &Path, budget: u64) {
+    let Ok(entries) = std::fs::read_dir(store) else {
+        return;
+    };
+    let mut pchs = Vec::new();
+    for e in entries.flatten() {
+        let path = e.path();
+        let modified = e.metadata().and_then(|m| m.modified()).ok();
+        let name = e.file_name().to_string_lossy().into_owned();
+        if name.ends_with(".tmp") {
+            let old = modified
+                .and_then(|t| t.elapsed().ok())
+                .is_some_and(|age| age.as_secs() > 3600);
+            if old {
+                let _ = std::fs::remove_file(&path);
+            }
+        } else if name.ends_with(".pch") {
+            let len = e.metadata().map_or(0, |m| m.len());
+            pchs.push((modified, len, path));
+        }
+    }
+    // Newest first; past the budget, the rest go.
+    pchs.sort_by_key(|p| std::cmp::Reverse(p.0));
+    let mut total = 0;
+    for (_, len, p) in pchs {
+        total += len;
+        if total > budget {
+            let _ = std::fs::remove_file(p.with_extension("files"));
+            let _ = std::fs::remove_file(p);
+        }
     }
 }
 
@@ -625,6 +790,7 @@ mod tests {
                 .iter()
                 .zip(args)
                 .map(|(p, a)| (p.as_path(), a.as_slice())),
+            None,
         )
         .unwrap();
         let planned: Vec<Vec<String>> = shared
@@ -663,7 +829,12 @@ mod tests {
             "{stats:?}"
         );
         let pch = shared.dir().to_path_buf();
-        assert!(pch.join("shared-0.pch").is_file());
+        let made = std::fs::read_dir(&pch).unwrap().flatten();
+        assert_eq!(
+            made.filter(|e| e.path().extension().is_some_and(|x| x == "pch"))
+                .count(),
+            1
+        );
         drop(shared);
         assert!(!pch.exists(), "the run's PCH directory goes with it");
     }
@@ -682,6 +853,7 @@ mod tests {
                 .iter()
                 .zip(&flags)
                 .map(|(p, f)| (p.as_path(), f.as_slice())),
+            None,
         )
         .unwrap();
         for (path, flags) in files.iter().zip(&flags) {
@@ -696,5 +868,96 @@ mod tests {
             "{stats:?}"
         );
         assert_eq!((stats.refused, stats.fallbacks), (0, 0), "{stats:?}");
+    }
+
+    #[test]
+    fn the_store_keeps_the_most_recently_used_within_its_budget() {
+        let dir = tempfile::tempdir().unwrap();
+        let now = std::time::SystemTime::now();
+        for (i, name) in ["old", "mid", "new"].iter().enumerate() {
+            let p = dir.path().join(format!("{name}.pch"));
+            std::fs::write(&p, "123456").unwrap();
+            std::fs::write(p.with_extension("files"), "").unwrap();
+            let f = std::fs::File::options().append(true).open(&p).unwrap();
+            f.set_modified(now - std::time::Duration::from_secs(100 - i as u64 * 10))
+                .unwrap();
+        }
+        let stale = dir.path().join(".1-x.pch.tmp");
+        std::fs::write(&stale, "").unwrap();
+        let f = std::fs::File::options().append(true).open(&stale).unwrap();
+        f.set_modified(now - std::time::Duration::from_secs(7200))
+            .unwrap();
+        prune(dir.path(), 12);
+        let mut left: Vec<String> = std::fs::read_dir(dir.path())
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, s(&["mid.files", "mid.pch", "new.files", "new.pch"]));
+    }
+
+    /// A store keeps a set's PCH for the next run, which uses it while the headers it holds
+    /// are unchanged and makes it again when one changed.
+    #[test]
+    fn the_store_keeps_a_pch_while_its_headers_are_unchanged() {
+        if !slow_test_with_libclang(
+            "shared_headers::the_store_keeps_a_pch_while_its_headers_are_unchanged",
+        ) {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let store = dir.path().join("store");
+        let files: Vec<PathBuf> = (0..3)
+            .map(|i| {
+                let p = dir.path().join(format!("f{i}.c"));
+                std::fs::write(
+                    &p,
+                    format!("#include <stdlib.h>\nint f{i}(void) {{ return abs(-{i}); }}\n"),
+                )
+                .unwrap();
+                p
+            })
+            .collect();
+        let args: Vec<String> = Vec::new();
+        let run = || {
+            let shared = SharedHeaders::plan(
+                files.iter().map(|p| (p.as_path(), args.as_slice())),
+                Some(&store),
+            )
+            .unwrap();
+            for p in &files {
+                let text = std::fs::read_to_string(p).unwrap();
+                let got = lower_file_shared(Some(&shared), p, Some(&text), &args).unwrap();
+                assert_same(
+                    p,
+                    "a parse after a stored PCH",
+                    &got,
+                    &lower_file(p, Some(&text), &args).unwrap(),
+                );
+            }
+            let st = shared.stats();
+            (st.built, st.reused, st.used, st.fallbacks)
+        };
+        assert_eq!(run(), (1, 0, 3, 0), "made and kept");
+        assert_eq!(run(), (0, 1, 3, 0), "kept from the first run");
+        // A header of the set changed size (as a package upgrade would).
+        let list = std::fs::read_dir(&store)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .find(|p| p.extension().is_some_and(|x| x == "files"))
+            .unwrap();
+        let text = std::fs::read_to_string(&list).unwrap();
+        let (len, rest) = text.split_once(' ').unwrap();
+        let bumped = format!("{} {rest}", len.parse::<u64>().unwrap() + 1);
+        std::fs::write(&list, bumped).unwrap();
+        assert_eq!(run(), (1, 0, 3, 0), "made again");
+        let pchs = std::fs::read_dir(&store).unwrap().flatten();
+        assert_eq!(
+            pchs.filter(|e| e.path().extension().is_some_and(|x| x == "pch"))
+                .count(),
+            1
+        );
     }
 }

@@ -6,16 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The directory of the cache, if one can be named.
 pub(super) fn default_dir() -> Option<PathBuf> {
-    let base = match std::env::var_os("OMPLENS_CACHE_DIR") {
-        Some(d) if !d.is_empty() => PathBuf::from(d),
-        _ => match std::env::var_os("XDG_CACHE_HOME") {
-            Some(d) if !d.is_empty() => PathBuf::from(d).join("omplens"),
-            _ => PathBuf::from(std::env::var_os("HOME")?)
-                .join(".cache")
-                .join("omplens"),
-        },
-    };
-    Some(base.join("summaries-v2"))
+    crate::frontend::cache_dir("summaries-v2")
 }
 
 /// The key of `file` with `text` and `args`: its path, text and flags, the texts of the

@@ -120,7 +120,10 @@ fn shared_headers(jobs: &[Job], settings: &Settings) -> Option<Arc<SharedHeaders
     let files = jobs
         .iter()
         .filter_map(|j| Some((j.path, j.args.as_ref().ok()?.as_slice())));
-    SharedHeaders::plan(files).ok().map(Arc::new)
+    let store = omplens_analysis::frontend::cache_dir("pch-v1");
+    SharedHeaders::plan(files, store.as_deref())
+        .ok()
+        .map(Arc::new)
 }
 
 fn check_batch(
