@@ -276,6 +276,7 @@ def measure(name, cmd, options, files, edits, change_extra, edit_in=None):
     }
     c.close()
     res["split_ms"] = profile_split(c.stderr_lines[1:])  # the first is the cold open
+    res["open_split_ms"] = profile_split(c.stderr_lines[:1])
 
     # (c) memory after opening every file.
     c = Client(cmd, root)
@@ -381,6 +382,9 @@ def main():
         if r.get("split_ms"):
             parts = ", ".join(f"{k} {v:.1f}" for k, v in r["split_ms"].items())
             print(f"{'':10} median split of an edit's analysis (ms): {parts}")
+        if r.get("open_split_ms"):
+            parts = ", ".join(f"{k} {v:.1f}" for k, v in r["open_split_ms"].items())
+            print(f"{'':10} split of the first analysis (ms): {parts}")
     clangd = [r for r in results if r["server"].startswith("clangd")]
     for a in results:
         if clangd and a is not clangd[0]:

@@ -211,6 +211,9 @@ fn an_edit_is_a_reparse_with_the_findings_of_a_fresh_parse() {
     let first = codes_and_lines(&db, file);
     assert!(first.iter().any(|(l, c, _)| (*l, *c) == (6, "OMP201")));
     assert_eq!(db.tu_stats().counts(), (1, 0, 0));
+    // The first parse is plain; the unit with a preamble comes from the background.
+    db.tu_cache().expect("a cache").settle();
+    assert_eq!(db.tu_stats().preambles, 1);
 
     // Without the time-step loop the copy in `scale` runs once: OMP201 goes away, which only
     // a parse of the new text can know.
