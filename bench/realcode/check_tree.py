@@ -2,7 +2,7 @@
 """`omplens check` over a whole tree beside `clang -fsyntax-only` on the same files, one run.
 
 Usage: check_tree.py COMPILE_COMMANDS_DIR [--omplens PATH] [--clang PATH] [--jobs 1,2]
-                     [--limit N] [--slowest 10] [--json OUT]
+                     [--limit N] [--slowest 10] [--json OUT] [--lsp-file PATH [--lsp-edits N]]
 
 For every file of the compile database (CUDA/HIP sources left out), and for each job count:
 - omplens: one `omplens check -p DIR -j J --no-config FILES...` over all files (its own
@@ -12,7 +12,11 @@ For every file of the compile database (CUDA/HIP sources left out), and for each
   largest peak resident set of one clang process.
 Then, for the slowest files: each file alone through `omplens check` and clang (per-file
 times, the ratio). Prints files/s, the time ratio omplens/clang at each job count, exit
-statuses and the slowest files. Only the Python standard library is used.
+statuses and the slowest files. With --lsp-file, last, the language-server comparison of
+`bench/lsp_latency.py --file PATH` (edit -> diagnostics, cold open, memory, beside clangd-19)
+for the same omplens. `check` keeps its precompiled system headers in omplens's cache
+(`OMPLENS_CACHE_DIR`): empty that directory's `pch-v1` to measure a first run. Only the
+Python standard library is used.
 """
 
 import argparse
@@ -143,6 +147,8 @@ def main():
     ap.add_argument("--limit", type=int, default=0, help="only the first N files (sorted)")
     ap.add_argument("--slowest", type=int, default=10)
     ap.add_argument("--json")
+    ap.add_argument("--lsp-file", help="also run bench/lsp_latency.py --file on this file")
+    ap.add_argument("--lsp-edits", type=int, default=30)
     args = ap.parse_args()
 
     files = entries(os.path.abspath(args.db_dir), args.limit)
@@ -177,6 +183,14 @@ def main():
         print(f"  {os.path.relpath(path, args.db_dir) if path.startswith('/') else path}: "
               f"omplens {o_dt:.2f} s, clang {c_dt:.2f} s, {o_dt / c_dt:.2f}x")
     res["slowest"] = rows
+    if args.lsp_file:
+        cmd = [sys.executable, os.path.join(ROOT, "bench", "lsp_latency.py"), "--omplens",
+               args.omplens, "--file", args.lsp_file, "--edits", str(args.lsp_edits),
+               "--files", "1"]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        print(f"language server on {args.lsp_file}:")
+        print(p.stdout.rstrip() or p.stderr.rstrip())
+        res["lsp"] = p.stdout
     if args.json:
         with open(args.json, "w") as f:
             json.dump(res, f, indent=1)
