@@ -560,6 +560,8 @@ fn unified_shared_memory_is_said_and_not_judged() {
 fn shared_headers_change_no_finding() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dirs = ["tests/check", "tests/corpus", "tests/fix"];
+    // The PCHs a run keeps go to a cache of this test's own.
+    let cache = tempfile::tempdir().unwrap();
     let run = |extra: &[&str]| {
         let mut args = vec!["check", "--no-config", "--format", "json"];
         args.extend_from_slice(extra);
@@ -568,6 +570,7 @@ fn shared_headers_change_no_finding() {
             .args(&args)
             .current_dir(&root)
             .env("OMPLENS_PROFILE", "1")
+            .env("OMPLENS_CACHE_DIR", cache.path())
             .output()
             .expect("run omplens");
         assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
@@ -575,6 +578,14 @@ fn shared_headers_change_no_finding() {
     };
     let shared = run(&[]);
     let alone = run(&["--no-shared-headers"]);
+    // A second run takes the PCHs the first kept.
+    let again = run(&[]);
+    assert!(
+        stderr(&again).contains(" built: 0,") && !stderr(&again).contains(" reused: 0,"),
+        "{}",
+        stderr(&again)
+    );
+    assert_eq!(json(&again), json(&shared));
     let used = stderr(&shared)
         .lines()
         .find_map(|l| l.strip_prefix("omplens: shared headers: "))
