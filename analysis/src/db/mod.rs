@@ -175,8 +175,8 @@ pub fn parse(db: &dyn Db, file: SourceFile) -> Parsed {
             // What the project's other files do for the functions they define (read from
             // disk here, outside salsa's view: a change there shows at this file's next
             // parse).
-            crate::project::attach(&mut m);
-            crate::project::attach_member_lengths(&mut m, file.text(db));
+            crate::project::attach(&mut m, db.shared_headers());
+            crate::project::attach_member_lengths(&mut m, file.text(db), db.shared_headers());
             Parsed {
                 module: Some(Arc::new(m)),
                 error: None,

@@ -171,8 +171,8 @@ fn callers_and_callees_are_one_component() {
 /// say (summaries, member lengths).
 fn lowered_as_parse(path: &std::path::Path, text: &str, flags: &[String]) -> crate::ir::Module {
     let mut module = crate::frontend::lower_file(path, Some(text), flags).expect("lowers");
-    crate::project::attach(&mut module);
-    crate::project::attach_member_lengths(&mut module, text);
+    crate::project::attach(&mut module, None);
+    crate::project::attach_member_lengths(&mut module, text, None);
     module
 }
 

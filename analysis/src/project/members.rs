@@ -7,6 +7,7 @@
 //! all here, unless another file defines a record of the same name).
 
 use super::{cache, memory_of, names_memoised, other_files, read_small, NameMemo};
+use crate::frontend::SharedHeaders;
 use crate::ir::{ExprKind, Module, StmtKind, TypeClass};
 use crate::semantics::member_lengths::{self, Evidence};
 use std::collections::{BTreeSet, HashSet};
@@ -14,11 +15,22 @@ use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
 /// Sets `module.member_lengths` for the pointer members its kernels' functions read.
-pub fn attach_member_lengths(module: &mut Module, text: &str) {
-    attach_with_cache(module, text, cache::default_dir().as_deref())
+/// Files parsed here use the system headers `shared` precompiled for a run, if given.
+pub fn attach_member_lengths(module: &mut Module, text: &str, shared: Option<&SharedHeaders>) {
+    attach_with(module, text, cache::default_dir().as_deref(), shared)
 }
 
+#[cfg(test)]
 pub(super) fn attach_with_cache(module: &mut Module, text: &str, cache_dir: Option<&Path>) {
+    attach_with(module, text, cache_dir, None)
+}
+
+fn attach_with(
+    module: &mut Module,
+    text: &str,
+    cache_dir: Option<&Path>,
+    shared: Option<&SharedHeaders>,
+) {
     let wanted = wanted(module);
     if wanted.is_empty() {
         return;
@@ -45,7 +57,7 @@ pub(super) fn attach_with_cache(module: &mut Module, text: &str, cache_dir: Opti
                 if flags.skip.is_some() {
                     continue;
                 }
-                out.push(evidence_of(&file, &text, &flags.args, cache_dir)?);
+                out.push(evidence_of(&file, &text, &flags.args, cache_dir, shared)?);
             }
             Some(out)
         });
@@ -130,10 +142,11 @@ fn evidence_of(
     text: &str,
     args: &[String],
     cache_dir: Option<&Path>,
+    shared: Option<&SharedHeaders>,
 ) -> Option<Arc<Evidence>> {
     memory_of(file, text, args, cache_dir, "-members", || {
-        let mut module = crate::frontend::lower_file(file, Some(text), args).ok()?;
-        super::attach_with_cache(&mut module, cache_dir);
+        let mut module = crate::frontend::lower_file_shared(shared, file, Some(text), args).ok()?;
+        super::attach_with(&mut module, cache_dir, shared);
         Some(member_lengths::evidence(&module))
     })
 }

@@ -22,6 +22,7 @@ mod members;
 pub use members::attach_member_lengths;
 
 use crate::frontend::flags::{self, Resolver};
+use crate::frontend::SharedHeaders;
 use crate::ir::effect::ExternalSummary;
 use crate::ir::Module;
 use std::any::Any;
@@ -98,12 +99,21 @@ pub type Exports = Vec<(String, usize, ExternalSummary)>;
 /// Attaches to `module`'s functions without a body here the summaries of their definitions
 /// in other files of the project's compile database, when there is one. Returns the files
 /// read (parsed or from the cache).
-pub fn attach(module: &mut Module) -> Vec<PathBuf> {
-    attach_with_cache(module, cache::default_dir().as_deref())
+/// Files parsed here use the system headers `shared` precompiled for a run, if given.
+pub fn attach(module: &mut Module, shared: Option<&SharedHeaders>) -> Vec<PathBuf> {
+    attach_with(module, cache::default_dir().as_deref(), shared)
 }
 
 /// [`attach`] with the disk cache in `cache_dir` (none: no disk cache).
 pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<PathBuf> {
+    attach_with(module, cache_dir, None)
+}
+
+fn attach_with(
+    module: &mut Module,
+    cache_dir: Option<&Path>,
+    shared: Option<&SharedHeaders>,
+) -> Vec<PathBuf> {
     let wanted: HashSet<Key> = module
         .functions
         .iter()
@@ -139,7 +149,7 @@ pub fn attach_with_cache(module: &mut Module, cache_dir: Option<&Path>) -> Vec<P
         if f.skip.is_some() {
             continue;
         }
-        let Some(exports) = exports_of(&file, &text, &f.args, cache_dir) else {
+        let Some(exports) = exports_of(&file, &text, &f.args, cache_dir, shared) else {
             continue;
         };
         read.push(file.clone());
@@ -194,15 +204,21 @@ fn exports_of(
     text: &str,
     args: &[String],
     cache_dir: Option<&Path>,
+    shared: Option<&SharedHeaders>,
 ) -> Option<Arc<Exports>> {
     memory_of(file, text, args, cache_dir, "", || {
-        summarize_file(file, text, args)
+        summarize_file(file, text, args, shared)
     })
 }
 
 /// Parses `file` and summarises its functions (`semantics::effects::exported`).
-fn summarize_file(file: &Path, text: &str, args: &[String]) -> Option<Exports> {
-    let module = crate::frontend::lower_file(file, Some(text), args).ok()?;
+fn summarize_file(
+    file: &Path,
+    text: &str,
+    args: &[String],
+    shared: Option<&SharedHeaders>,
+) -> Option<Exports> {
+    let module = crate::frontend::lower_file_shared(shared, file, Some(text), args).ok()?;
     let sums = crate::semantics::effects::summarize(&module);
     Some(crate::semantics::effects::exported(&module, &sums))
 }
