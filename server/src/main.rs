@@ -159,6 +159,14 @@ enum Command {
     Lsp,
 }
 
+/// `OMPLENS_PROFILE=1`: the language server logs, per analysis, where its time went
+/// (libclang's reparse, lowering, the analysis) and each publication's time on stderr;
+/// `check` prints what its shared headers did.
+pub(crate) fn profiling() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("OMPLENS_PROFILE").is_ok_and(|v| !v.is_empty() && v != "0"))
+}
+
 fn main() -> ExitCode {
     // Before any thread starts (the parallel `check`, the language server's runtime): setting
     // an environment variable is only sound while the process is single-threaded. clang-sys

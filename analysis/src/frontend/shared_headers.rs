@@ -276,11 +276,6 @@ impl SharedHeaders {
         counter.fetch_add(1, Ordering::Relaxed);
         made
     }
-
-    /// Where the precompiled headers are written (removed when `self` is dropped).
-    pub fn dir(&self) -> &Path {
-        self.dir.path()
-    }
 }
 
 /// Bumped when what the store holds changes meaning.
@@ -828,7 +823,7 @@ mod tests {
             (1, 1, 0, 3, 0),
             "{stats:?}"
         );
-        let pch = shared.dir().to_path_buf();
+        let pch = shared.dir.path().to_path_buf();
         let made = std::fs::read_dir(&pch).unwrap().flatten();
         assert_eq!(
             made.filter(|e| e.path().extension().is_some_and(|x| x == "pch"))

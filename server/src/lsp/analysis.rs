@@ -153,13 +153,6 @@ impl FileAnalysis {
     }
 }
 
-/// `OMPLENS_PROFILE=1`: each analysis logs where its time went (libclang's reparse, lowering,
-/// the analysis) on stderr, and each publication its own time.
-pub fn profiling() -> bool {
-    static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("OMPLENS_PROFILE").is_ok_and(|v| !v.is_empty() && v != "0"))
-}
-
 /// How many libclang translation units the server keeps (the most recently analysed files'),
 /// each with its precompiled preamble, so that the next edit of the file is a reparse.
 const TU_CACHE_CAPACITY: usize = 8;
@@ -229,7 +222,7 @@ fn current_findings(
                 snapshot.tu_stats().libclang_micros,
             );
             let diagnostics = snapshot.diagnostics(path, configs)?;
-            if profiling() {
+            if crate::profiling() {
                 // Editors show a server's stderr in its log; bench/lsp_latency.py reads it.
                 let ms = |d: std::time::Duration| d.as_secs_f64() * 1e3;
                 let libclang = libclang1.saturating_sub(libclang0) as f64 / 1e3;

@@ -288,7 +288,7 @@ impl State {
         self.client
             .publish_diagnostics(uri.clone(), diags, Some(a.version))
             .await;
-        if super::analysis::profiling() {
+        if crate::profiling() {
             eprintln!(
                 "omplens: profile {}: publication {:.1} ms",
                 uri.as_str(),

@@ -102,8 +102,7 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
             out[i] = Some(o);
         }
     }
-    // `OMPLENS_PROFILE=1`, as for the language server: what the shared headers did.
-    if let Some(s) = shared.filter(|_| std::env::var_os("OMPLENS_PROFILE").is_some()) {
+    if let Some(s) = shared.filter(|_| crate::profiling()) {
         eprintln!("omplens: shared headers: {:?}", s.stats());
     }
     out.into_iter()
