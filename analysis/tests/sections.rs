@@ -628,6 +628,15 @@ proptest! {
     }
 
     #[test]
+    fn constant_differences_agree_with_subtraction(p in poly_strategy(), q in poly_strategy(),
+                                                    c in -9i64..9) {
+        prop_assert_eq!(p.const_diff(&q), p.sub(&q).as_const());
+        // Equal up to a constant: the difference is that constant.
+        let shifted = p.add(&Poly::constant(c));
+        prop_assert_eq!(shifted.const_diff(&p), Some(c));
+    }
+
+    #[test]
     fn exact_division_round_trips(p in poly_strategy(), c in 1i64..6) {
         prop_assert_eq!(p.scale(c).div(c).unwrap(), p);
     }
@@ -770,6 +779,61 @@ fn covered_blocks_of_nested_loops() {
     assert!(covered("b").is_empty());
     assert!(covered("c").is_empty());
     assert!(covered("d").is_empty());
+}
+
+/// The shared setups (`SectionsIn` over a function's kernels, `KernelCover` per kernel)
+/// answer as the one-variable functions do, for every variable: aliases, a pointer passed to
+/// a callee, a `while` counter, a written bound, arrays written in full and in part.
+#[test]
+fn shared_setups_answer_as_one_variable_at_a_time() {
+    use omplens_analysis::semantics::sections::{covered_sections, KernelCover, SectionsIn};
+    let m = c(
+        "static void fill4(double *p) { for (int i = 0; i < 4; i++) p[i] = i; }\n\
+         void f(double *a, double *b, double *c, double *d, int *start, int n, int m) {\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (int i = 0; i < n; i++) { double *row = a + 8 * i;\n\
+           for (int k = 0; k < 8; k++) row[k] = k; b[i] = a[8 * i]; }\n\
+         #pragma omp target\n\
+         { int j = 0; while (j < m) { c[j] = b[j]; j += 1; } n = m; }\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (int r = 0; r < n; r++)\n\
+           for (int k = start[r]; k < start[r + 1]; k++) d[k] = r;\n\
+         #pragma omp target teams distribute parallel for\n\
+         for (int q = 0; q < n; q++) fill4(&c[4 * q]);\n\
+         }\n",
+    );
+    let fid = func(&m, "f");
+    let g = cfg::build(&m, fid, Exec::Host);
+    let ks = kernels(&m, fid);
+    assert_eq!(ks.len(), 4);
+    let vars: Vec<VarId> = ["a", "b", "c", "d", "start", "n", "m", "row"]
+        .iter()
+        .map(|v| var(&m, fid, v))
+        .collect();
+    let text = |s: Option<Section>| s.map(|s| s.to_string());
+    let mut some = 0;
+    for stmts in [ks.clone(), ks[..1].to_vec(), ks[1..3].to_vec()] {
+        let shared = SectionsIn::new(&m, fid, &g, &stmts);
+        for &v in &vars {
+            let alone = accessed_section(&m, fid, &g, v, &stmts);
+            some += usize::from(alone.is_some());
+            assert_eq!(text(shared.accessed(v)), text(alone), "{v:?} in {stmts:?}");
+        }
+    }
+    assert!(
+        some >= 4,
+        "the program should have sections to compare ({some})"
+    );
+    for &k in &ks {
+        let cover = KernelCover::new(&m, fid, &g, k);
+        for &v in &vars {
+            assert_eq!(
+                cover.covered(v),
+                covered_sections(&m, fid, &g, v, k),
+                "{v:?} in {k:?}"
+            );
+        }
+    }
 }
 
 #[test]

@@ -100,7 +100,7 @@ pub fn cost(
         let mut missing = 0u32;
         for p in &polys {
             match (p, &polys[0]) {
-                (Some(p), Some(p0)) => match p.sub(p0).as_const() {
+                (Some(p), Some(p0)) => match p.const_diff(p0) {
                     Some(c) => known.push(c),
                     None => missing += 1,
                 },
@@ -270,6 +270,18 @@ pub fn instantiate(nest: &Nest, p: &Poly, point: &Point, tag: usize) -> Poly {
 fn instantiate_at(nest: &Nest, p: &Poly, point: &Point, tag: usize, depth: usize) -> Poly {
     let mut out = Poly::zero();
     for (factors, c) in p.terms() {
+        // A term of atoms the point leaves alone stays (the common case: most of an
+        // index is the same for every thread).
+        if factors.iter().all(|a| {
+            !point.contains_key(a)
+                && !matches!(
+                    nest.kind(a),
+                    Some(AtomKind::Varying | AtomKind::Div(..) | AtomKind::Rem(..))
+                )
+        }) {
+            out.add_sorted_term(factors, c);
+            continue;
+        }
         let mut term = Poly::constant(c);
         for a in factors {
             let by = match (point.get(a), nest.kind(a)) {

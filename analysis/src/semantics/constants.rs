@@ -48,6 +48,12 @@ pub fn known_values(module: &Module, func: FuncId) -> Values {
 
 /// `p` with every atom of a known value replaced by it.
 pub fn substitute(p: &Poly, values: &Values) -> Poly {
+    if !p
+        .terms()
+        .any(|(factors, _)| factors.iter().any(|a| values.contains_key(a)))
+    {
+        return p.clone();
+    }
     let atoms: Vec<String> = p.atoms().into_iter().map(str::to_string).collect();
     let mut out = p.clone();
     for a in atoms {

@@ -14,7 +14,7 @@
 use super::bounds::{Bound, Extremum};
 use super::launch;
 use super::symbolic::{children, is_integer, Deps, ExprPolys, Poly};
-use crate::ir::access::{Escape, Root};
+use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
 use crate::ir::{
     BinaryOp, Callee, ExprId, ExprKind, FuncId, Function, IndexVec, Module, Span, StmtId, StmtKind,
@@ -238,15 +238,185 @@ fn analyse(
     depth: usize,
     monotone: &mut BTreeSet<VarId>,
 ) -> Result<Section, Unbounded> {
-    let f = module.function(func);
-    let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
-    let inside = |sp: Span| spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end);
-    let within = |s: StmtId| inside(f.stmt(s).span);
-    let nodes: Vec<(Option<LoopId>, &Node)> = cfg
-        .nodes()
-        .filter(|(_, n)| within(n.stmt))
-        .map(|(b, n)| (cfg.block(b).loop_id, n))
-        .collect();
+    let scope = Scope::new(module, func, cfg, stmts);
+    analyse_in(&scope, var, named, depth, monotone)
+}
+
+/// The sections several variables have in the same statements of one function, sharing
+/// what does not depend on the variable (the statements' nodes, loops, counters and local
+/// definitions): [`accessed_section`] for each, at the cost of one setup.
+pub struct SectionsIn<'a> {
+    scope: Scope<'a>,
+}
+
+impl<'a> SectionsIn<'a> {
+    pub fn new(module: &'a Module, func: FuncId, cfg: &'a Cfg, stmts: &[StmtId]) -> Self {
+        SectionsIn {
+            scope: Scope::new(module, func, cfg, stmts),
+        }
+    }
+
+    /// [`accessed_section`] of `var` in these statements.
+    pub fn accessed(&self, var: VarId) -> Option<Section> {
+        analyse_in(&self.scope, var, false, 0, &mut BTreeSet::new()).ok()
+    }
+}
+
+/// What the analysis of any variable in the same statements reads: computed once per
+/// statements ([`SectionsIn`]).
+struct Scope<'a> {
+    module: &'a Module,
+    f: &'a Function,
+    cfg: &'a Cfg,
+    spans: Vec<Span>,
+    /// The CFG nodes within the statements, with their loop.
+    nodes: Vec<(Option<LoopId>, &'a Node)>,
+    /// Per node of [`Self::nodes`]: every variable its expressions name (sorted). A node
+    /// naming neither the variable nor one of its aliases holds no access of its data.
+    names: Vec<Vec<VarId>>,
+    /// The accesses of [`Self::nodes`] that write (not as a member call's object), by node.
+    writes: Vec<(usize, &'a Access)>,
+    loop_inside: IndexVec<LoopId, bool>,
+    ifs: Vec<(Span, ExprId, bool)>,
+    while_ivs: BTreeMap<LoopId, WhileIv>,
+    defs: BTreeMap<VarId, Option<Vec<ExprId>>>,
+    /// Variables assigned, stepped or whose address is taken anywhere in the function.
+    changed: BTreeSet<VarId>,
+    /// Per variable, its entries in [`Self::writes`] ([`Scope::new`] only).
+    writes_of: BTreeMap<VarId, Vec<usize>>,
+    /// Per entry of [`Self::writes`]: whether it is the init or step of a loop counting
+    /// the variable ([`Analysis::header_write`]).
+    header: Vec<bool>,
+    /// Variables [`Self::writes`] write, and those it writes other than by a loop header.
+    written: BTreeSet<VarId>,
+    stray: BTreeSet<VarId>,
+}
+
+impl<'a> Scope<'a> {
+    fn new(module: &'a Module, func: FuncId, cfg: &'a Cfg, stmts: &[StmtId]) -> Scope<'a> {
+        let mut scope = Scope::bare(module, func, cfg, stmts);
+        let f = scope.f;
+        scope.names = scope
+            .nodes
+            .iter()
+            .map(|(_, n)| {
+                let mut out = Vec::new();
+                let mut stack: Vec<ExprId> = n.exprs.clone();
+                while let Some(e) = stack.pop() {
+                    let kind = &f.expr(e).kind;
+                    if let ExprKind::Var(v) = kind {
+                        out.push(*v);
+                    }
+                    stack.extend(children(kind));
+                }
+                out.sort();
+                out.dedup();
+                out
+            })
+            .collect();
+        // The counters and definitions do not depend on the variable: found once, by an
+        // analysis of no variable in particular.
+        let mut a = Analysis::new(&scope, VarId(0), false, 0);
+        a.find_while_ivs();
+        a.find_local_defs();
+        let mut writes_of: BTreeMap<VarId, Vec<usize>> = BTreeMap::new();
+        let mut header = Vec::with_capacity(scope.writes.len());
+        let (mut written, mut stray) = (BTreeSet::new(), BTreeSet::new());
+        for (w, &(i, acc)) in scope.writes.iter().enumerate() {
+            let Root::Var(x) = acc.root else { continue };
+            let h = a.header_write(scope.nodes[i].1, x);
+            header.push(h);
+            writes_of.entry(x).or_default().push(w);
+            written.insert(x);
+            if !h {
+                stray.insert(x);
+            }
+        }
+        let (while_ivs, defs) = (a.while_ivs, a.defs);
+        scope.while_ivs = while_ivs;
+        scope.defs = defs;
+        scope.writes_of = writes_of;
+        scope.header = header;
+        scope.written = written;
+        scope.stray = stray;
+        scope
+    }
+
+    /// The statements' nodes, writes and loops; no names, counters or definitions.
+    fn bare(module: &'a Module, func: FuncId, cfg: &'a Cfg, stmts: &[StmtId]) -> Scope<'a> {
+        let f = module.function(func);
+        let spans: Vec<Span> = stmts.iter().map(|s| f.stmt(*s).span).collect();
+        let inside = |sp: Span| spans.iter().any(|k| k.start <= sp.start && sp.end <= k.end);
+        let within = |s: StmtId| inside(f.stmt(s).span);
+        let nodes: Vec<(Option<LoopId>, &Node)> = cfg
+            .nodes()
+            .filter(|(_, n)| within(n.stmt))
+            .map(|(b, n)| (cfg.block(b).loop_id, n))
+            .collect();
+        let writes = nodes
+            .iter()
+            .enumerate()
+            .flat_map(|(i, (_, n))| n.accesses.iter().map(move |a| (i, a)))
+            .filter(|(_, acc)| {
+                // A member call's object (`v.size()`) is not taken as written.
+                let receiver = matches!(acc.escape, Some(Escape::CallArg { index: None, .. }));
+                matches!(acc.root, Root::Var(_)) && acc.kind.writes() && !receiver
+            })
+            .collect();
+        let loop_inside: IndexVec<LoopId, bool> =
+            cfg.loops.iter().map(|l| within(l.stmt)).collect();
+        Scope {
+            module,
+            f,
+            cfg,
+            spans,
+            nodes,
+            names: Vec::new(),
+            writes,
+            loop_inside,
+            ifs: ifs_of(f),
+            while_ivs: BTreeMap::new(),
+            defs: BTreeMap::new(),
+            changed: changed_anywhere(f),
+            writes_of: BTreeMap::new(),
+            header: Vec::new(),
+            written: BTreeSet::new(),
+            stray: BTreeSet::new(),
+        }
+    }
+}
+
+/// Variables assigned, stepped or whose address is taken anywhere in `f`.
+fn changed_anywhere(f: &Function) -> BTreeSet<VarId> {
+    let strip = |mut e: ExprId| {
+        while let ExprKind::Cast(x) = f.expr(e).kind {
+            e = x;
+        }
+        e
+    };
+    let mut changed: BTreeSet<VarId> = BTreeSet::new();
+    for e in &f.exprs {
+        let target = match e.kind {
+            ExprKind::Assign(_, l, _) => l,
+            ExprKind::Unary(op, x) if op.is_increment() || op == UnaryOp::AddrOf => x,
+            _ => continue,
+        };
+        if let ExprKind::Var(v) = f.expr(strip(target)).kind {
+            changed.insert(v);
+        }
+    }
+    changed
+}
+
+/// The section of `var` in the statements of `scope`.
+fn analyse_in(
+    scope: &Scope<'_>,
+    var: VarId,
+    named: bool,
+    depth: usize,
+    monotone: &mut BTreeSet<VarId>,
+) -> Result<Section, Unbounded> {
+    let (module, f) = (scope.module, scope.f);
     let nothing = || Unbounded {
         span: None,
         text: String::new(),
@@ -254,7 +424,8 @@ fn analyse(
     };
     match &module.var(var).ty.referent().kind {
         TypeKind::Array { len: Some(len), .. } => {
-            let touched = nodes
+            let touched = scope
+                .nodes
                 .iter()
                 .any(|(_, n)| n.accesses.iter().any(|a| a.root == Root::Var(var)));
             let len = i64::try_from(*len).map_err(|_| nothing())?;
@@ -265,83 +436,59 @@ fn analyse(
         TypeKind::Pointer(_) | TypeKind::Array { len: None, .. } => {}
         _ => return Err(nothing()),
     }
-    let loop_inside: IndexVec<LoopId, bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
-    let mut a = Analysis {
-        module,
-        f,
-        cfg,
-        var,
-        polys: if named {
-            ExprPolys::naming_macros(module, f)
-        } else {
-            ExprPolys::new(module, f)
-        },
-        written: BTreeSet::new(),
-        stray: BTreeSet::new(),
-        loop_inside,
-        while_ivs: BTreeMap::new(),
-        defs: BTreeMap::new(),
-        why: None,
-        must: false,
-        named,
-        call_depth: depth,
-        callees: HashMap::new(),
-        ifs: ifs_of(f),
-        macro_uses: std::cell::OnceCell::new(),
-        aliases: BTreeMap::new(),
-        made_elements: BTreeMap::new(),
-        monotone: BTreeSet::new(),
-        offsets: BTreeSet::new(),
-    };
-    a.find_while_ivs();
-    a.find_local_defs(&inside);
-    a.find_aliases(&inside);
+    let mut a = Analysis::new(scope, var, named, depth);
+    a.while_ivs = scope.while_ivs.clone();
+    a.defs = scope.defs.clone();
+    a.find_aliases(&scope.changed);
     a.find_offsets();
-    for (_, n) in &nodes {
-        for acc in &n.accesses {
-            let Root::Var(x) = acc.root else { continue };
-            // A member call's object (`v.size()`) is not taken as written.
-            let receiver = matches!(acc.escape, Some(Escape::CallArg { index: None, .. }));
-            if !acc.kind.writes() || receiver {
-                continue;
-            }
-            // Passed to a function whose section of it omplens reads (`grad(phi, x)`): the
-            // call is scanned below like the accesses it makes.
-            let followed = x == var
-                && acc.path.is_empty()
-                && match &acc.escape {
-                    Some(Escape::CallArg {
-                        callee: Some(c),
-                        index: Some(i),
-                    }) => a.callee(*c, *i).is_some(),
-                    _ => false,
-                };
-            if x == var && acc.path.is_empty() && !followed {
-                let name = &module.var(var).name;
-                let why = match &acc.escape {
-                    Some(Escape::CallArg { callee, .. }) => format!(
-                        "`{name}` is passed to {} here, which may use any part of its data",
-                        callee.map_or("a function".to_string(), |c| format!(
-                            "`{}`",
-                            module.function(c).name
-                        ))
-                    ),
-                    Some(Escape::AddressTaken) => format!("the address of `{name}` is taken here"),
-                    None => format!("`{name}` itself is assigned in the kernels"),
-                };
-                return Err(Unbounded::at(f, module, acc.expr, why));
-            }
-            if followed {
-                continue;
-            }
-            a.written.insert(x);
-            if !a.header_write(n, x) {
-                a.stray.insert(x);
-            }
+    // Other variables' writes are the same for every variable; `var`'s own are either
+    // element writes or its passing to a callee whose section of it is followed.
+    a.written = scope.written.clone();
+    a.stray = scope.stray.clone();
+    a.written.remove(&var);
+    a.stray.remove(&var);
+    for &w in scope.writes_of.get(&var).map(Vec::as_slice).unwrap_or(&[]) {
+        let acc = scope.writes[w].1;
+        // Passed to a function whose section of it omplens reads (`grad(phi, x)`): the
+        // call is scanned below like the accesses it makes.
+        let followed = acc.path.is_empty()
+            && match &acc.escape {
+                Some(Escape::CallArg {
+                    callee: Some(c),
+                    index: Some(i),
+                }) => a.callee(*c, *i).is_some(),
+                _ => false,
+            };
+        if acc.path.is_empty() && !followed {
+            let name = &module.var(var).name;
+            let why = match &acc.escape {
+                Some(Escape::CallArg { callee, .. }) => format!(
+                    "`{name}` is passed to {} here, which may use any part of its data",
+                    callee.map_or("a function".to_string(), |c| format!(
+                        "`{}`",
+                        module.function(c).name
+                    ))
+                ),
+                Some(Escape::AddressTaken) => format!("the address of `{name}` is taken here"),
+                None => format!("`{name}` itself is assigned in the kernels"),
+            };
+            return Err(Unbounded::at(f, module, acc.expr, why));
+        }
+        if followed {
+            continue;
+        }
+        a.written.insert(var);
+        if !scope.header[w] {
+            a.stray.insert(var);
         }
     }
     let mut records: Vec<(Record, Option<LoopId>)> = Vec::new();
-    for (lid, n) in &nodes {
+    for ((lid, n), names) in scope.nodes.iter().zip(&scope.names) {
+        // Only the variable and its aliases lead to its data.
+        let named_here = names.iter().any(|v| *v == var || a.aliases.contains_key(v));
+        if !named_here {
+            continue;
+        }
         let mut found = Vec::new();
         for &e in &n.exprs {
             if a.scan(e, &mut found, 0).is_none() {
@@ -416,8 +563,10 @@ struct Analysis<'a> {
     /// Variables written inside the statements other than by the init or step of a `for`
     /// loop they are the induction variable of.
     stray: BTreeSet<VarId>,
+    /// The statements' spans.
+    spans: &'a [Span],
     /// Per loop: whether it lies inside the statements.
-    loop_inside: IndexVec<LoopId, bool>,
+    loop_inside: &'a IndexVec<LoopId, bool>,
     /// Counters of the `while` and `do` loops inside the statements.
     while_ivs: BTreeMap<LoopId, WhileIv>,
     /// Locals declared inside the statements and set only by plain assignments (or their
@@ -436,7 +585,7 @@ struct Analysis<'a> {
     callees: HashMap<(FuncId, usize), Option<Section>>,
     /// The function's `if` statements: the span of the branch taken when the condition
     /// holds, and the condition ([`Self::guarded`]).
-    ifs: Vec<(Span, ExprId, bool)>,
+    ifs: &'a [(Span, ExprId, bool)],
     /// The values of the macros the function uses ([`launch::macro_uses`]), read once.
     macro_uses: std::cell::OnceCell<crate::ir::macros::Values>,
     /// Pointers declared inside the statements as `var` plus offsets and never changed
@@ -486,7 +635,46 @@ const MAX_DEFS_DEPTH: usize = 4;
 /// Combinations of definitions of one index.
 const MAX_CANDIDATES: usize = 16;
 
-impl Analysis<'_> {
+impl<'a> Analysis<'a> {
+    fn new(scope: &'a Scope<'_>, var: VarId, named: bool, depth: usize) -> Analysis<'a> {
+        let (module, f) = (scope.module, scope.f);
+        Analysis {
+            module,
+            f,
+            cfg: scope.cfg,
+            var,
+            polys: if named {
+                ExprPolys::naming_macros(module, f)
+            } else {
+                ExprPolys::new(module, f)
+            },
+            written: BTreeSet::new(),
+            stray: BTreeSet::new(),
+            spans: &scope.spans,
+            loop_inside: &scope.loop_inside,
+            while_ivs: BTreeMap::new(),
+            defs: BTreeMap::new(),
+            why: None,
+            must: false,
+            named,
+            call_depth: depth,
+            callees: HashMap::new(),
+            ifs: &scope.ifs,
+            macro_uses: std::cell::OnceCell::new(),
+            aliases: BTreeMap::new(),
+            made_elements: BTreeMap::new(),
+            monotone: BTreeSet::new(),
+            offsets: BTreeSet::new(),
+        }
+    }
+
+    /// Whether `sp` lies within the statements.
+    fn inside(&self, sp: Span) -> bool {
+        self.spans
+            .iter()
+            .any(|k| k.start <= sp.start && sp.end <= k.end)
+    }
+
     /// Whether `n` is the init or step of a loop inside the statements whose induction
     /// variable is `x`.
     fn header_write(&self, n: &Node, x: VarId) -> bool {
@@ -1927,13 +2115,13 @@ impl Analysis<'_> {
 
     /// Locals declared inside the statements, with the values they are set to (None when
     /// they are also changed otherwise: `+=`, `++`, address taken).
-    fn find_local_defs(&mut self, inside: &dyn Fn(Span) -> bool) {
+    fn find_local_defs(&mut self) {
         let f = self.f;
         for st in &f.stmts {
             let StmtKind::Decl(ds) = &st.kind else {
                 continue;
             };
-            if !inside(st.span) {
+            if !self.inside(st.span) {
                 continue;
             }
             for (v, init) in ds {
@@ -1969,25 +2157,14 @@ impl Analysis<'_> {
 
     /// Pointers declared inside the statements with `var` plus offsets as their value and
     /// set nowhere else, their address never taken ([`Analysis::aliases`]).
-    fn find_aliases(&mut self, inside: &dyn Fn(Span) -> bool) {
+    fn find_aliases(&mut self, changed: &BTreeSet<VarId>) {
         let f = self.f;
-        let mut changed: BTreeSet<VarId> = BTreeSet::new();
-        for e in &f.exprs {
-            let target = match e.kind {
-                ExprKind::Assign(_, l, _) => l,
-                ExprKind::Unary(op, x) if op.is_increment() || op == UnaryOp::AddrOf => x,
-                _ => continue,
-            };
-            if let ExprKind::Var(v) = f.expr(self.strip(target)).kind {
-                changed.insert(v);
-            }
-        }
         // In order, so that an alias of an alias is seen after the one it copies.
         for st in &f.stmts {
             let StmtKind::Decl(ds) = &st.kind else {
                 continue;
             };
-            if !inside(st.span) {
+            if !self.inside(st.span) {
                 continue;
             }
             for (v, init) in ds {
@@ -2711,58 +2888,69 @@ fn covered_at(
     kernel: StmtId,
     depth: usize,
 ) -> Vec<Section> {
-    let f = module.function(func);
+    covered_in(&KernelCover::new(module, func, cfg, kernel), var, depth)
+}
+
+/// What [`covered_sections`] of any variable in one kernel reads, computed once.
+pub struct KernelCover<'a> {
+    scope: Scope<'a>,
+    kernel: StmtId,
+    /// The statements that run on every iteration of their innermost loop.
+    every_iteration: BTreeSet<StmtId>,
+    /// Variables written in the kernel, and those written other than by a loop header.
+    written: BTreeSet<VarId>,
+    stray: BTreeSet<VarId>,
+}
+
+impl<'a> KernelCover<'a> {
+    pub fn new(module: &'a Module, func: FuncId, cfg: &'a Cfg, kernel: StmtId) -> Self {
+        let mut scope = Scope::bare(module, func, cfg, &[kernel]);
+        let mut every_iteration = BTreeSet::new();
+        unconditional(scope.f, kernel, true, &mut every_iteration, 0);
+        let (mut written, mut stray) = (BTreeSet::new(), BTreeSet::new());
+        let mut a = Analysis::new(&scope, VarId(0), false, MAX_CALL_DEPTH);
+        for &(i, acc) in &scope.writes {
+            let Root::Var(x) = acc.root else { continue };
+            written.insert(x);
+            if !a.header_write(scope.nodes[i].1, x) {
+                stray.insert(x);
+            }
+        }
+        a.find_local_defs();
+        let defs = a.defs;
+        scope.defs = defs;
+        KernelCover {
+            scope,
+            kernel,
+            every_iteration,
+            written,
+            stray,
+        }
+    }
+
+    /// [`covered_sections`] of `var` in the kernel.
+    pub fn covered(&self, var: VarId) -> Vec<Section> {
+        covered_in(self, var, 0)
+    }
+}
+
+fn covered_in(cover: &KernelCover<'_>, var: VarId, depth: usize) -> Vec<Section> {
+    let scope = &cover.scope;
+    let (f, cfg, kernel) = (scope.f, scope.cfg, cover.kernel);
     let span = f.stmt(kernel).span;
     let within = |s: StmtId| {
         let sp = f.stmt(s).span;
         span.start <= sp.start && sp.end <= span.end
     };
-    let mut every_iteration = BTreeSet::new();
-    unconditional(f, kernel, true, &mut every_iteration, 0);
-    let loop_inside: IndexVec<LoopId, bool> = cfg.loops.iter().map(|l| within(l.stmt)).collect();
-    let mut a = Analysis {
-        module,
-        f,
-        cfg,
-        var,
-        polys: ExprPolys::new(module, f),
-        written: BTreeSet::new(),
-        stray: BTreeSet::new(),
-        loop_inside,
-        while_ivs: BTreeMap::new(),
-        defs: BTreeMap::new(),
-        why: None,
-        must: true,
-        named: false,
-        // What a callee writes is what it may write, not what it must: not followed.
-        call_depth: MAX_CALL_DEPTH,
-        callees: HashMap::new(),
-        ifs: ifs_of(f),
-        macro_uses: std::cell::OnceCell::new(),
-        aliases: BTreeMap::new(),
-        made_elements: BTreeMap::new(),
-        monotone: BTreeSet::new(),
-        offsets: BTreeSet::new(),
-    };
-    let nodes: Vec<(Option<LoopId>, &Node)> = cfg
-        .nodes()
-        .filter(|(_, n)| within(n.stmt))
-        .map(|(b, n)| (cfg.block(b).loop_id, n))
-        .collect();
-    for (_, n) in &nodes {
-        for acc in &n.accesses {
-            let Root::Var(x) = acc.root else { continue };
-            let receiver = matches!(acc.escape, Some(Escape::CallArg { index: None, .. }));
-            if acc.kind.writes() && !receiver {
-                a.written.insert(x);
-                if !a.header_write(n, x) {
-                    a.stray.insert(x);
-                }
-            }
-        }
-    }
-    a.find_local_defs(&|sp: Span| span.start <= sp.start && sp.end <= span.end);
-    a.find_aliases(&|sp: Span| span.start <= sp.start && sp.end <= span.end);
+    let every_iteration = &cover.every_iteration;
+    let mut a = Analysis::new(scope, var, false, MAX_CALL_DEPTH);
+    // What a callee writes is what it may write, not what it must: not followed.
+    a.must = true;
+    a.written = cover.written.clone();
+    a.stray = cover.stray.clone();
+    a.defs = scope.defs.clone();
+    a.find_aliases(&scope.changed);
+    let nodes = scope.nodes.clone();
     let mut out = Vec::new();
     for (lid, n) in &nodes {
         let Some(l) = *lid else { continue };
@@ -2825,7 +3013,7 @@ fn covered_at(
             if !ok {
                 continue;
             }
-            let Some((p, deps)) = a.tiled_index(p, deps, l, &every_iteration, None) else {
+            let Some((p, deps)) = a.tiled_index(p, deps, l, every_iteration, None) else {
                 continue;
             };
             let r = Record {
@@ -2843,7 +3031,7 @@ fn covered_at(
             let Some((p, len, deps, at)) = a.block_written_by_call(root, depth) else {
                 continue;
             };
-            let Some((p, deps)) = a.tiled_index(p, deps, l, &every_iteration, Some(&len)) else {
+            let Some((p, deps)) = a.tiled_index(p, deps, l, every_iteration, Some(&len)) else {
                 continue;
             };
             let first = Record {

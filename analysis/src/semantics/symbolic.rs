@@ -115,6 +115,33 @@ impl Poly {
         }
     }
 
+    /// `self - other` when that is a constant (`self.sub(other).as_const()`, without
+    /// building the difference).
+    pub fn const_diff(&self, other: &Poly) -> Option<i64> {
+        fn atoms(p: &Poly) -> impl Iterator<Item = (&Vec<String>, &i64)> + '_ {
+            p.terms
+                .iter()
+                .filter(|(m, _)| !m.key.is_empty())
+                .map(|(m, c)| (&m.key, c))
+        }
+        // Both maps iterate in the same order, so equal atom terms line up.
+        let same = atoms(self).eq(atoms(other));
+        same.then(|| {
+            self.constant_term()
+                .wrapping_add(other.constant_term().wrapping_mul(-1))
+        })
+    }
+
+    /// Adds the term `c` times the product of `factors` (sorted, as [`Self::terms`] gives
+    /// them), written in that order.
+    pub fn add_sorted_term(&mut self, factors: &[String], c: i64) {
+        let m = Mono {
+            key: factors.to_vec(),
+            shown: factors.to_vec(),
+        };
+        self.add_term(m, c);
+    }
+
     /// The constant term.
     pub fn constant_term(&self) -> i64 {
         self.terms.get(&Mono::one()).copied().unwrap_or(0)

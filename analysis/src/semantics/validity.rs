@@ -416,6 +416,8 @@ pub(crate) fn coverage(module: &Module, id: FuncId, g: &Cfg) -> Vec<(crate::ir::
     let func = module.function(id);
     let kernels = crate::ir::kernel_stmts(module, func);
     let mut accessed: BTreeMap<VarId, Option<sections::Section>> = BTreeMap::new();
+    // Set up on the first candidate: most functions have none.
+    let mut all_kernels: Option<sections::SectionsIn> = None;
     let mut out = Vec::new();
     for &k in &kernels {
         let span = func.stmt(k).span;
@@ -439,12 +441,17 @@ pub(crate) fn coverage(module: &Module, id: FuncId, g: &Cfg) -> Vec<(crate::ir::
         candidates.sort();
         candidates.dedup();
         let mut covered = Vec::new();
+        let mut cover: Option<sections::KernelCover> = None;
         for v in candidates {
-            let acc = accessed
-                .entry(v)
-                .or_insert_with(|| sections::accessed_section(module, id, g, v, &kernels));
+            let acc = accessed.entry(v).or_insert_with(|| {
+                all_kernels
+                    .get_or_insert_with(|| sections::SectionsIn::new(module, id, g, &kernels))
+                    .accessed(v)
+            });
             let Some(acc) = acc else { continue };
-            let full = sections::covered_sections(module, id, g, v, k)
+            let full = cover
+                .get_or_insert_with(|| sections::KernelCover::new(module, id, g, k))
+                .covered(v)
                 .iter()
                 .any(|c| {
                     c.lower.sub(&acc.lower).as_const().is_some_and(|d| d <= 0)

@@ -6,8 +6,9 @@ use super::{Finding, Severity};
 use crate::ir::{Callee, ExprId, ExprKind, FuncId, Module};
 use crate::plan::Plan;
 use crate::semantics::constants::{known_values, Values};
-use std::cell::OnceCell;
+use std::cell::{OnceCell, RefCell};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 mod common;
 
@@ -192,6 +193,7 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         facts,
         plan: OnceCell::new(),
         calls: OnceCell::new(),
+        values: RefCell::new(HashMap::new()),
     };
     run_rules(&cx)
 }
@@ -203,12 +205,18 @@ pub struct Context<'a> {
     pub facts: &'a Facts,
     plan: OnceCell<Plan>,
     calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
+    /// [`Self::known_values`] per function, once: several rules ask for each finding.
+    values: RefCell<HashMap<FuncId, Rc<Values>>>,
 }
 
 impl Context<'_> {
     /// Values known where `func` uses them (macros of the file, locals set once).
-    pub fn known_values(&self, func: FuncId) -> Values {
-        known_values(self.module, func)
+    pub fn known_values(&self, func: FuncId) -> Rc<Values> {
+        self.values
+            .borrow_mut()
+            .entry(func)
+            .or_insert_with(|| Rc::new(known_values(self.module, func)))
+            .clone()
     }
 
     /// The direct calls of `func` in the module: (caller, call expression). Indexed once, so
