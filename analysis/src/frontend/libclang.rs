@@ -143,6 +143,9 @@ pub struct TranslationUnit {
     tu: CXTranslationUnit,
     // Keeps the index alive as long as the translation unit (fields drop after `drop`).
     _index: Index,
+    /// A walk of its top level meets the declarations of its precompiled preamble's headers
+    /// (false for a unit made by [`parse_with_preamble`] leaving them out).
+    walks_preamble: bool,
 }
 
 // SAFETY: a libclang translation unit (and its index) may be used from any thread as long as
@@ -184,7 +187,7 @@ pub fn parse_after_pch(
     with_pch.push("-include-pch".to_string());
     with_pch.push(pch.to_string());
     with_pch.extend(args.iter().cloned());
-    parse_options(path, &with_pch, contents, false, true)
+    parse_options(path, &with_pch, contents, false, true, false)
 }
 
 /// Parses `text` as the header `path` with `args` (which name the header language, `-x
@@ -198,7 +201,7 @@ pub fn save_header_pch(
     args: &[String],
     out: &str,
 ) -> Result<Vec<String>, String> {
-    let tu = parse_options(path, args, Some(text), false, true)?;
+    let tu = parse_options(path, args, Some(text), false, true, false)?;
     if let Some(d) = diagnostics(&tu)
         .into_iter()
         .find(|d| d.severity == CXDiagnostic_Error || d.severity == CXDiagnostic_Fatal)
@@ -293,7 +296,20 @@ pub fn parse_with(
     contents: Option<&str>,
     preamble: bool,
 ) -> Result<TranslationUnit, String> {
-    parse_options(path, args, contents, preamble, false)
+    parse_options(path, args, contents, preamble, false, false)
+}
+
+/// [`parse_with`] keeping a precompiled preamble; with `local_walks`, a walk of the unit's
+/// top level (and of every reparse's) meets only the declarations parsed after the preamble:
+/// the preamble's are not deserialised (on LULESH half of lowering's time). Their
+/// declarations are still reachable by position ([`TranslationUnit::cursor_at`]).
+pub fn parse_with_preamble(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+    local_walks: bool,
+) -> Result<TranslationUnit, String> {
+    parse_options(path, args, contents, true, false, local_walks)
 }
 
 /// The one parse: `preamble` as in [`parse_with`]; `pch_build`: the unit is to be saved as a
@@ -305,8 +321,9 @@ fn parse_options(
     contents: Option<&str>,
     preamble: bool,
     pch_build: bool,
+    local_walks: bool,
 ) -> Result<TranslationUnit, String> {
-    let index = Index::new(!pch_build && args.iter().any(|a| a == "-include-pch"));
+    let index = Index::new(local_walks || (!pch_build && args.iter().any(|a| a == "-include-pch")));
     let buffer = Unsaved::new(path, contents)?;
     // A precompiled preamble leaves the template instantiations its headers ask for to the
     // main file, so every reparse instantiated the standard library's templates again (on
@@ -363,7 +380,11 @@ fn parse_options(
         };
         return Err(why.to_string());
     }
-    Ok(TranslationUnit { tu, _index: index })
+    Ok(TranslationUnit {
+        tu,
+        _index: index,
+        walks_preamble: !local_walks,
+    })
 }
 
 impl TranslationUnit {
@@ -390,6 +411,54 @@ impl TranslationUnit {
             ));
         }
         Ok(())
+    }
+
+    /// Whether a walk of the top level meets the preamble's declarations (see
+    /// [`parse_with_preamble`]).
+    pub fn walks_preamble(&self) -> bool {
+        self.walks_preamble
+    }
+
+    /// The cursor libclang finds at byte `offset` of the file `path` of this unit (the most
+    /// specific one there), if the unit has that file.
+    pub fn cursor_at(&self, path: &str, offset: u32) -> Option<Cursor<'_>> {
+        let f = self.file(path);
+        if f.is_null() {
+            return None;
+        }
+        // SAFETY: `self.tu` is live and `f` is one of its files; a location is a plain
+        // value, and the cursor borrows the unit.
+        let c = Cursor::new(unsafe {
+            clang_getCursor(self.tu, clang_getLocationForOffset(self.tu, f, offset))
+        });
+        (!c.is_null()).then_some(c)
+    }
+
+    /// The name of every file the unit includes (headers, at any depth; not the main file).
+    pub fn included_files(&self) -> Vec<String> {
+        extern "C" fn visit(
+            file: CXFile,
+            _stack: *mut CXSourceLocation,
+            len: c_uint,
+            data: CXClientData,
+        ) {
+            // (The main file is the one with no inclusion stack.)
+            if len == 0 {
+                return;
+            }
+            // SAFETY: `data` is the `Vec` passed below, alive for the whole call of
+            // `clang_getInclusions`, which calls back on this thread only; `file` is live.
+            unsafe {
+                let out = &mut *(data as *mut Vec<String>);
+                out.push(take_string(clang_getFileName(file)));
+            }
+        }
+        let mut out: Vec<String> = Vec::new();
+        // SAFETY: `self.tu` is live; the callback only writes to `out` through `data`.
+        unsafe {
+            clang_getInclusions(self.tu, visit, &mut out as *mut Vec<String> as CXClientData)
+        };
+        out
     }
 
     /// The cursor of the whole translation unit, the root of its declarations.
@@ -605,6 +674,19 @@ impl<'tu> Cursor<'tu> {
     pub fn in_system_header(self) -> bool {
         // SAFETY: see `is_null`; a source location is a plain value.
         unsafe { clang_Location_isInSystemHeader(clang_getCursorLocation(self.raw)) != 0 }
+    }
+
+    /// The file and byte offset of the cursor's own location, where its code is expanded.
+    pub fn file_location(self) -> Option<(String, u32)> {
+        // SAFETY: see `is_null`; a source location is a plain value.
+        expansion_file_offset(unsafe { clang_getCursorLocation(self.raw) })
+    }
+
+    /// The file and byte offset where the cursor's extent starts, where its code is
+    /// expanded.
+    pub fn file_start(self) -> Option<(String, u32)> {
+        // SAFETY: see `is_null`; ranges and locations are plain values.
+        expansion_file_offset(unsafe { clang_getRangeStart(clang_getCursorExtent(self.raw)) })
     }
 
     /// Offset of the cursor's own location (e.g. a declarator's name), if in the main file.
@@ -869,6 +951,25 @@ impl Drop for MainFileGuard<'_> {
 
 /// File offset of a location's expansion point (where a macro was used, for code that comes
 /// from a macro), and whether that point is in the main file.
+/// The file and byte offset of `loc` where its code is expanded.
+fn expansion_file_offset(loc: CXSourceLocation) -> Option<(String, u32)> {
+    // SAFETY: `loc` comes from a live unit (see `Cursor::is_null`); the out-pointers are
+    // valid locals (null for the values not wanted); the file name string is taken by
+    // `take_string`.
+    unsafe {
+        let mut f: CXFile = std::ptr::null_mut();
+        let mut off: c_uint = 0;
+        clang_getExpansionLocation(
+            loc,
+            &mut f,
+            std::ptr::null_mut(),
+            std::ptr::null_mut(),
+            &mut off,
+        );
+        (!f.is_null()).then(|| (take_string(clang_getFileName(f)), off))
+    }
+}
+
 fn offset(loc: CXSourceLocation) -> (u32, bool) {
     let mut off: c_uint = 0;
     let mut file: CXFile = std::ptr::null_mut();

@@ -5,6 +5,7 @@
 //! that follows each one. Every libclang call goes through `libclang.rs`; cursors are
 //! collected in the visitor callback and processed outside it, so nothing unwinds through C.
 
+use super::header_decls::DeclAt;
 use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
@@ -14,7 +15,7 @@ use crate::ir::{
 };
 use crate::pragma::{ClauseKind, Directive, DirectiveKind};
 use clang_sys::*;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 /// libclang's builtin type kinds (`CXType_Bool` … `CXType_Ibm128`).
 const BUILTIN_TYPES: std::ops::RangeInclusive<CXTypeKind> = CXType_Bool..=CXType_Ibm128;
@@ -115,6 +116,33 @@ pub(super) struct Lowerer<'a> {
     /// called (`auto f = [&](int i) { ... };` then `f(i)`): their bodies are lowered at
     /// the calls, so their definitions touch nothing.
     called_lambdas: Vec<Cursor<'a>>,
+    /// The project headers' top-level declarations: recorded by a walk that meets them,
+    /// found again by position for a walk that does not ([`super::header_decls`]).
+    headers: HeaderWalk,
+}
+
+/// A function instantiated from a template (it is at its template's place), as a walk of a
+/// unit's local declarations meets them; a walk of its declarations does not.
+fn instantiated(c: Cursor<'_>) -> bool {
+    c.specialized_template()
+        .is_some_and(|t| t.file_location() == c.file_location())
+}
+
+/// How a walk of the top level treats the project headers' declarations.
+pub(super) enum HeaderWalk {
+    /// The walk meets them: record those before the main file's first declaration (and the
+    /// offset of that declaration). `complete` turns false when one has no position.
+    Record {
+        decls: Vec<DeclAt>,
+        first_main: Option<u32>,
+        complete: bool,
+    },
+    /// The walk meets only local declarations; those of `recorded` were lowered first.
+    /// `failed` when one came up in the walk too, or could not be found again.
+    Replay {
+        recorded: HashSet<(String, u32)>,
+        failed: bool,
+    },
 }
 
 impl<'a> Lowerer<'a> {
@@ -146,7 +174,31 @@ impl<'a> Lowerer<'a> {
             header_bands: HashMap::new(),
             inlined_lambdas: Vec::new(),
             called_lambdas: Vec::new(),
+            headers: HeaderWalk::Record {
+                decls: Vec::new(),
+                first_main: None,
+                complete: true,
+            },
         }
+    }
+
+    /// What the walk recorded of the project headers (see [`HeaderWalk`]): the declarations
+    /// and the main file's first declaration's offset; None when it replayed a record or
+    /// could not record all.
+    pub(super) fn header_record(&self) -> Option<(Vec<DeclAt>, Option<u32>)> {
+        match &self.headers {
+            HeaderWalk::Record {
+                decls,
+                first_main,
+                complete: true,
+            } => Some((decls.clone(), *first_main)),
+            _ => None,
+        }
+    }
+
+    /// Whether a replayed record failed to describe the unit (the module is then wrong).
+    pub(super) fn replay_failed(&self) -> bool {
+        matches!(self.headers, HeaderWalk::Replay { failed: true, .. })
     }
 
     pub(super) fn finish(mut self) -> Module {
@@ -158,9 +210,81 @@ impl<'a> Lowerer<'a> {
 
     // ----- top level -------------------------------------------------------------------
 
-    pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit) {
+    /// Lowers the unit's declarations; `replay`: the project headers' declarations of a
+    /// unit whose walk meets only local ones, lowered first, as a whole walk meets them.
+    pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit, replay: Option<&[DeclAt]>) {
         self.tu = Some(tu);
+        if let Some(decls) = replay {
+            // The record holds every project-header declaration before the main file's
+            // first; those parsed after the preamble (a header included past where clang
+            // ends it) come up in the walk itself, and must be the record's last ones.
+            let local: HashSet<(String, u32)> = tu
+                .cursor()
+                .children()
+                .into_iter()
+                .filter(|c| {
+                    lc::is_declaration(c.kind())
+                        && c.extent().is_none()
+                        && !c.in_system_header()
+                        && !instantiated(*c)
+                })
+                .filter_map(|c| c.file_location())
+                .collect();
+            let at = |d: &DeclAt| (d.file.clone(), d.offset);
+            let split = decls
+                .iter()
+                .position(|d| local.contains(&at(d)))
+                .unwrap_or(decls.len());
+            let (before, after) = decls.split_at(split);
+            let ordered = after.iter().all(|d| local.contains(&at(d)));
+            self.headers = HeaderWalk::Replay {
+                recorded: before.iter().map(at).collect(),
+                failed: !ordered,
+            };
+            if !ordered {
+                return;
+            }
+            for d in before {
+                let Some(c) = d.find(tu) else {
+                    self.headers = HeaderWalk::Replay {
+                        recorded: HashSet::new(),
+                        failed: true,
+                    };
+                    return;
+                };
+                let was = std::mem::replace(&mut self.foreign, true);
+                self.decl(c, 0);
+                self.foreign = was;
+            }
+        }
         self.decls(tu.cursor(), 0);
+    }
+
+    /// A top-level declaration of the main file starts at `start`.
+    fn note_main_decl(&mut self, start: u32) {
+        if let HeaderWalk::Record { first_main, .. } = &mut self.headers {
+            first_main.get_or_insert(start);
+        }
+    }
+
+    /// A top-level declaration `c` of a project header comes up in the walk.
+    fn note_header_decl(&mut self, c: Cursor<'a>) {
+        match &mut self.headers {
+            HeaderWalk::Record {
+                decls,
+                first_main: None,
+                complete,
+            } => match DeclAt::of(c) {
+                Some(d) => decls.push(d),
+                None => *complete = false,
+            },
+            HeaderWalk::Record { .. } => {}
+            HeaderWalk::Replay { recorded, failed } => {
+                if c.file_location().is_none_or(|at| recorded.contains(&at)) {
+                    *failed = true;
+                }
+            }
+        }
     }
 
     /// Declarations in a translation unit, namespace, linkage spec or class body.
@@ -173,8 +297,17 @@ impl<'a> Lowerer<'a> {
             if !lc::is_declaration(c.kind()) {
                 continue;
             }
+            // A walk of local declarations only also meets the functions instantiated from
+            // templates (clang hands them to its consumer as top-level declarations), which a
+            // walk of the unit's declarations does not: they are at their template's place.
+            if depth == 0 && matches!(self.headers, HeaderWalk::Replay { .. }) && instantiated(c) {
+                continue;
+            }
             match c.extent() {
                 Some((start, _)) => {
+                    if depth == 0 {
+                        self.note_main_decl(start);
+                    }
                     if !self.foreign {
                         self.top_level_pragmas(start);
                     }
@@ -184,6 +317,9 @@ impl<'a> Lowerer<'a> {
                 // bodies (accessors, helpers); the system's are not.
                 None if c.in_system_header() => {}
                 None => {
+                    if depth == 0 && !self.foreign {
+                        self.note_header_decl(c);
+                    }
                     let was = std::mem::replace(&mut self.foreign, true);
                     self.decl(c, depth);
                     self.foreign = was;

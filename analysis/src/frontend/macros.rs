@@ -57,22 +57,31 @@ pub struct Macros {
     values: crate::ir::macros::Values,
 }
 
+/// A macro definition outside the system headers, as a walk of the unit meets it: the file
+/// and the extent.
+pub type MacroAt = (String, u32, u32);
+
+/// The definitions a walk of `tu`'s top level meets, in its order.
+pub fn definitions(tu: &TranslationUnit) -> Vec<MacroAt> {
+    tu.cursor()
+        .children()
+        .into_iter()
+        .filter(|c| c.kind() == clang_sys::CXCursor_MacroDefinition && !c.in_system_header())
+        .filter_map(|c| c.file_extent())
+        .collect()
+}
+
 impl Macros {
-    /// The active definitions of `tu` outside system headers; `main_path` is the main file,
-    /// whose text (possibly unsaved) is `main_text`.
-    pub fn of_tu(tu: &TranslationUnit, main_path: &str, main_text: &str) -> Macros {
+    /// The active definitions outside system headers, `defs` (the unit's, [`definitions`]);
+    /// `main_path` is the main file, whose text (possibly unsaved) is `main_text`.
+    pub fn of_definitions(defs: &[MacroAt], main_path: &str, main_text: &str) -> Macros {
         let mut out = Macros {
             values: crate::ir::macros::macro_values(main_text),
             ..Macros::default()
         };
         let mut texts: HashMap<String, Option<String>> = HashMap::new();
-        for c in tu.cursor().children() {
-            if c.kind() != clang_sys::CXCursor_MacroDefinition || c.in_system_header() {
-                continue;
-            }
-            let Some((file, start, end)) = c.file_extent() else {
-                continue;
-            };
+        for (file, start, end) in defs {
+            let (file, start, end) = (file.clone(), *start, *end);
             let main = file == main_path;
             let text = if main {
                 Some(main_text)

@@ -5,6 +5,7 @@
 //! missing, file unreadable, libclang refusing the arguments).
 
 pub mod flags;
+mod header_decls;
 // The one module allowed `unsafe` (the crate denies it): the safe cursor API over clang-sys.
 #[allow(non_upper_case_globals)]
 #[allow(unsafe_code)]
@@ -146,8 +147,8 @@ pub fn lower_file_cached(
     ensure_libclang()?;
     let path_str = path.display().to_string();
     cache
-        .with_tu(&path_str, args, contents, |tu| {
-            lower_parsed(tu, path, &path_str, contents.to_string(), args)
+        .with_tu(&path_str, args, contents, |tu, walk| {
+            lower_walk(tu, path, &path_str, contents.to_string(), args, walk)
         })
         .map_err(|why| parse_error(&path_str, args, why))
 }
@@ -172,6 +173,39 @@ fn lower_parsed(
     text: String,
     args: &[String],
 ) -> Module {
+    lower_walk(tu, path, path_str, text, args, Walk::Whole).0
+}
+
+/// How a lowering walks the unit's project headers (see [`header_decls`]).
+#[derive(Clone, Copy)]
+pub(super) enum Walk<'r> {
+    /// The unit's walk meets every declaration.
+    Whole,
+    /// As `Whole`, recording the project headers' declarations for later units.
+    Record,
+    /// The unit's walk meets only local declarations: these project headers' declarations
+    /// are lowered first.
+    Replay(&'r header_decls::HeaderDecls),
+}
+
+/// What a lowering did with the project headers' declarations.
+pub(super) enum Walked {
+    /// Nothing to say (`Walk::Whole`, or a record could not be made).
+    Nothing,
+    Recorded(header_decls::HeaderDecls),
+    /// The record did not describe the unit: the module is not to be used.
+    ReplayFailed,
+}
+
+/// [`lower_parsed`], walking the headers as `walk` says.
+fn lower_walk(
+    tu: &libclang::TranslationUnit,
+    path: &Path,
+    path_str: &str,
+    text: String,
+    args: &[String],
+    walk: Walk<'_>,
+) -> (Module, Walked) {
     let src = source::SourceText::new(text);
     let mut module = Module {
         path: path_str.to_string(),
@@ -182,7 +216,18 @@ fn lower_parsed(
     };
     let _main = libclang::MainFileGuard::new(tu, path_str);
     let skipped = libclang::skipped_ranges(tu, path_str);
-    let offsets = collect_directives(&src, &skipped, &mut module, tu, path_str);
+    // The macro definitions a walk of the whole unit meets; for a unit that walks only its
+    // local declarations, the record's before its own (see `header_decls`).
+    let definitions = macros::definitions(tu);
+    let definitions = match walk {
+        Walk::Replay(h) => h.macros_before(definitions),
+        _ => Some(definitions),
+    };
+    let Some(definitions) = definitions else {
+        return (module, Walked::ReplayFailed);
+    };
+    let defs = macros::Macros::of_definitions(&definitions, path_str, &src.text);
+    let offsets = collect_directives(&src, &skipped, &mut module, &defs);
     let main_dir = path
         .canonicalize()
         .ok()
@@ -190,7 +235,33 @@ fn lower_parsed(
         .unwrap_or_default();
     clang_diagnostics(tu, &main_dir, &mut module);
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
-    lowerer.lower_tu(tu);
+    lowerer.lower_tu(
+        tu,
+        match walk {
+            Walk::Replay(h) => Some(&h.decls),
+            _ => None,
+        },
+    );
+    let walked = match walk {
+        Walk::Whole => Walked::Nothing,
+        Walk::Record => match lowerer.header_record() {
+            Some((decls, first_main)) => {
+                let end = first_main.map_or(src.text.len(), |o| o as usize);
+                match src.text.get(..end) {
+                    Some(prefix) => Walked::Recorded(header_decls::HeaderDecls::new(
+                        prefix,
+                        tu.included_files(),
+                        decls,
+                        definitions,
+                    )),
+                    None => Walked::Nothing,
+                }
+            }
+            None => Walked::Nothing,
+        },
+        Walk::Replay(_) if lowerer.replay_failed() => Walked::ReplayFailed,
+        Walk::Replay(_) => Walked::Nothing,
+    };
     let mut module = lowerer.finish();
     if let Some(span) = module.unified_shared_memory() {
         module.diagnostics.push(Diagnostic {
@@ -203,7 +274,7 @@ fn lower_parsed(
     module
         .diagnostics
         .sort_by_key(|d| (d.span.map(|s| s.start), d.severity));
-    module
+    (module, walked)
 }
 
 /// What `check` says of a file that requires unified shared memory, where it judges no data
@@ -236,11 +307,9 @@ fn collect_directives(
     src: &source::SourceText,
     skipped: &[(u32, u32)],
     module: &mut Module,
-    tu: &libclang::TranslationUnit,
-    path: &str,
+    defs: &macros::Macros,
 ) -> Vec<(u32, DirId)> {
     let in_skipped = |o: u32| skipped.iter().any(|&(s, e)| o >= s && o < e);
-    let defs = macros::Macros::of_tu(tu, path, &src.text);
     let mut found: Vec<(u32, pragma::PragmaParse)> = Vec::new();
     for raw in pragma::scan_pragmas(&src.text) {
         if in_skipped(raw.span.start) {

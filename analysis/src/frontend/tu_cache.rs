@@ -9,12 +9,17 @@
 //! the plain unit, before the preamble is ready, is a whole parse). Different arguments, or a
 //! failed reparse (the translation unit is then invalid), parse anew. Lowering a reparsed unit gives the same `Module` as a fresh
 //! parse of the same text (tested over the corpora in `tests.rs`); the cache only saves time.
+//! A unit with a preamble walks only its local declarations; lowering finds the project
+//! headers' declarations from a record the plain unit's lowering made
+//! ([`super::header_decls`]), and falls back to a plain unit when the record does not hold.
 //!
 //! A translation unit is never used by two threads at once: each entry has its own mutex,
 //! held while the unit is parsed and lowered. The cache itself is locked only to find or
 //! drop entries. It holds at most `capacity` units; the least recently used goes first.
 
+use super::header_decls::HeaderDecls;
 use super::libclang::{self, TranslationUnit};
+use super::{Walk, Walked};
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Condvar, Mutex};
@@ -33,6 +38,9 @@ pub struct TuStats {
     pub libclang_micros: u64,
     /// Units with a preamble made in the background that replaced a plain first parse.
     pub preambles: usize,
+    /// Lowerings of a unit that walks only its local declarations, the project headers'
+    /// found again from a record ([`super::header_decls`]).
+    pub replays: usize,
 }
 
 impl TuStats {
@@ -50,6 +58,7 @@ pub struct TuCache {
     failed_reparses: AtomicUsize,
     libclang_micros: std::sync::atomic::AtomicU64,
     preambles: Arc<AtomicUsize>,
+    replays: AtomicUsize,
     /// Preambles being made in the background, and a signal when one is done.
     pending: Arc<(Mutex<usize>, Condvar)>,
 }
@@ -72,6 +81,12 @@ struct Entry {
     tu: Option<TranslationUnit>,
     /// `tu` was parsed without a preamble; one with a preamble is on its way.
     plain: bool,
+    /// The project headers' declarations, recorded by the lowering of the last plain unit,
+    /// for units whose walks meet only their local declarations ([`super::header_decls`]).
+    headers: Option<HeaderDecls>,
+    /// Units with a preamble walk all of it (a record could not be made or did not hold
+    /// for its own unit, so it would not hold for the next).
+    whole_walks: bool,
 }
 
 impl std::fmt::Debug for TuCache {
@@ -95,6 +110,7 @@ impl TuCache {
             failed_reparses: AtomicUsize::new(0),
             libclang_micros: std::sync::atomic::AtomicU64::new(0),
             preambles: Arc::default(),
+            replays: AtomicUsize::new(0),
             pending: Arc::default(),
         }
     }
@@ -117,6 +133,7 @@ impl TuCache {
         path: &str,
         args: &[String],
         contents: &str,
+        local_walks: bool,
     ) {
         /// Counts the build out when it ends, however it ends.
         struct Pending(Arc<(Mutex<usize>, Condvar)>);
@@ -145,7 +162,9 @@ impl TuCache {
                 if libclang::ensure_loaded().is_err() {
                     return;
                 }
-                let Ok(tu) = libclang::parse_with(&path, &args, Some(&contents), true) else {
+                let Ok(tu) =
+                    libclang::parse_with_preamble(&path, &args, Some(&contents), local_walks)
+                else {
                     return;
                 };
                 let mut e = entry.lock().unwrap_or_else(|p| p.into_inner());
@@ -164,6 +183,7 @@ impl TuCache {
             failed_reparses: self.failed_reparses.load(Ordering::Relaxed),
             libclang_micros: self.libclang_micros.load(Ordering::Relaxed),
             preambles: self.preambles.load(Ordering::Relaxed),
+            replays: self.replays.load(Ordering::Relaxed),
         }
     }
 
@@ -229,7 +249,7 @@ impl TuCache {
         path: &str,
         args: &[String],
         contents: &str,
-        f: impl FnOnce(&TranslationUnit) -> R,
+        f: impl Fn(&TranslationUnit, Walk<'_>) -> (R, Walked),
     ) -> Result<R, String> {
         // A precompiled preamble loses a file's `#define` of a macro the command line also
         // defines (the command line's value wins in the main file, unlike a plain parse):
@@ -244,7 +264,7 @@ impl TuCache {
             self.parses.fetch_add(1, Ordering::Relaxed);
             let tu = libclang::parse_with(path, args, Some(contents), false);
             timed(started);
-            return Ok(f(&tu?));
+            return Ok(f(&tu?, Walk::Whole).0);
         }
         let entry = self.entry(path);
         let mut e = entry.lock().unwrap_or_else(|p| {
@@ -255,6 +275,14 @@ impl TuCache {
         });
         let reusable = e.tu.is_some() && e.args == args;
         if !reusable {
+            e.tu = None;
+            e.headers = None;
+            e.whole_walks = false;
+        }
+        // A unit that walks only its local declarations needs a record that holds for this
+        // text; without one, a plain parse (which records) comes instead of a reparse.
+        let record_holds = e.headers.as_ref().is_some_and(|h| h.holds_for(contents));
+        if e.tu.as_ref().is_some_and(|t| !t.walks_preamble()) && !record_holds {
             e.tu = None;
         }
         if let Some(tu) = e.tu.as_mut() {
@@ -269,19 +297,61 @@ impl TuCache {
                 }
             }
         }
-        if e.tu.is_none() {
+        let plain = e.tu.is_none();
+        if plain {
             e.args = args.to_vec();
             self.parses.fetch_add(1, Ordering::Relaxed);
             let tu = libclang::parse_with(path, args, Some(contents), false);
             timed(started);
             e.tu = Some(tu?);
             e.plain = true;
-            self.make_preamble(&entry, path, args, contents);
+            self.make_preamble(&entry, path, args, contents, !e.whole_walks);
         } else {
             timed(started);
         }
-        let tu = e.tu.as_ref().expect("parsed or reparsed just above");
-        Ok(f(tu))
+        let e = &mut *e;
+        let Some(tu) = e.tu.as_ref() else {
+            return Err("libclang kept no translation unit".to_string());
+        };
+        if tu.walks_preamble() {
+            // A plain unit records the project headers' declarations for the unit with a
+            // preamble that replaces it (a unit that walks its whole preamble needs none).
+            if !e.plain {
+                return Ok(f(tu, Walk::Whole).0);
+            }
+            let (r, walked) = f(tu, Walk::Record);
+            e.headers = match walked {
+                Walked::Recorded(h) => Some(h),
+                _ => None,
+            };
+            e.whole_walks |= e.headers.is_none();
+            return Ok(r);
+        }
+        if let Some(h) = e.headers.as_ref().filter(|_| record_holds) {
+            let (r, walked) = f(tu, Walk::Replay(h));
+            if !matches!(walked, Walked::ReplayFailed) {
+                self.replays.fetch_add(1, Ordering::Relaxed);
+                return Ok(r);
+            }
+            e.whole_walks = true;
+        }
+        // The record did not describe the unit: lower a plain unit of this text (recording
+        // anew), and make the unit with a preamble again, one that walks all of it.
+        let started = std::time::Instant::now();
+        self.parses.fetch_add(1, Ordering::Relaxed);
+        let tu = libclang::parse_with(path, args, Some(contents), false);
+        timed(started);
+        let tu = tu?;
+        let (r, walked) = f(&tu, Walk::Record);
+        e.headers = match walked {
+            Walked::Recorded(h) => Some(h),
+            _ => None,
+        };
+        e.whole_walks |= e.headers.is_none();
+        e.tu = Some(tu);
+        e.plain = true;
+        self.make_preamble(&entry, path, args, contents, !e.whole_walks);
+        Ok(r)
     }
 }
 
@@ -406,6 +476,130 @@ mod tests {
         assert_eq!(cache.len(), 4, "bounded by its capacity");
     }
 
+    const PROJECT_HEADER: &str = r#"#pragma once
+#include <vector>
+namespace geo {
+inline double dot(const double *a, const double *b, int n) {
+  double s = 0;
+  for (int i = 0; i < n; i++) s += a[i] * b[i];
+  return s;
+}
+}
+template <typename T> T *make(int n) { return new T[n]; }
+struct Grid { double *x; int n; double &at(int i) { return x[i]; } };
+static const int NB = 8;
+inline void scale(double *v, int n) { for (int i = 0; i < n; i++) v[i] *= 2; }
+"#;
+
+    const PROJECT_MAIN: &str = r#"#include <cstdio>
+#include "proj.h"
+
+template <typename T> void fill(T *v, int n) {
+#pragma omp target teams distribute parallel for map(from: v[0:n])
+  for (int i = 0; i < n; i++) v[i] = i;
+}
+
+int main() {
+  int n = 100;
+  double *a = make<double>(n);
+  Grid g{a, n};
+  fill(a, n);
+  scale(a, n);
+#pragma omp target teams distribute parallel for map(tofrom: a[0:n])
+  for (int i = 0; i < n; i++) a[i] += NB;
+  printf("%f\n", geo::dot(a, a, n) + g.at(0));
+  delete[] a;
+}
+"#;
+
+    /// A unit with a preamble walks its local declarations only; the project header's
+    /// declarations are found again from the plain parse's record, and the module is a
+    /// fresh parse's: after edits, after the header changes on disk, after the include block
+    /// changes, and when clang ends the preamble before the project header.
+    #[test]
+    fn project_headers_found_again_lower_like_fresh_parses() {
+        if ensure_libclang().is_err() {
+            return;
+        }
+        let dir = tempfile::tempdir().unwrap();
+        let header = dir.path().join("proj.h");
+        std::fs::write(&header, PROJECT_HEADER).unwrap();
+        let args = vec!["-std=c++17".to_string()];
+        let cache = TuCache::new(4);
+        let check = |path: &Path, text: &str, what: &str| {
+            let fresh = lower_file(path, Some(text), &args).unwrap();
+            assert_eq!(fresh.errors().count(), 0, "{what}: {:?}", fresh.diagnostics);
+            let cached = lower_file_cached(&cache, path, text, &args).unwrap();
+            assert_same(path, what, &cached, &fresh);
+            cache.settle();
+        };
+        let main = dir.path().join("main.cpp");
+        std::fs::write(&main, PROJECT_MAIN).unwrap();
+        check(&main, PROJECT_MAIN, "the first parse");
+        let header_fns = |m: &crate::ir::Module| {
+            m.functions
+                .iter()
+                .filter(|f| f.has_body && !f.in_main_file && !f.in_system_header)
+                .count()
+        };
+        let fresh = lower_file(&main, Some(PROJECT_MAIN), &args).unwrap();
+        assert!(header_fns(&fresh) >= 3, "{}", render_module(&fresh));
+        for k in 0..2 {
+            let text = if k == 0 {
+                edited(PROJECT_MAIN)
+            } else {
+                PROJECT_MAIN.to_string()
+            };
+            check(&main, &text, "a reparse");
+        }
+        assert_eq!(cache.stats().replays, 2, "{:?}", cache.stats());
+        // The header changes on disk: the record no longer holds.
+        std::fs::write(
+            &header,
+            format!(
+                "{PROJECT_HEADER}inline int extra(int x) {{ return x + 1; }}
+"
+            ),
+        )
+        .unwrap();
+        check(&main, PROJECT_MAIN, "after the header changed");
+        check(
+            &main,
+            &edited(PROJECT_MAIN),
+            "a reparse after the header changed",
+        );
+        // The include block changes.
+        let more = format!(
+            "#include <cmath>
+{PROJECT_MAIN}"
+        );
+        check(&main, &more, "after the include block changed");
+        check(
+            &main,
+            &edited(&more),
+            "a reparse after the include block changed",
+        );
+        // A conditional block before the project header (clang may end the preamble there).
+        let cond = PROJECT_MAIN.replace(
+            "#include \"proj.h\"",
+            "#ifdef NOT_DEFINED\n#include <cassert>\n#endif\n#include \"proj.h\"",
+        );
+        let other = dir.path().join("cond.cpp");
+        std::fs::write(&other, &cond).unwrap();
+        check(
+            &other,
+            &cond,
+            "the first parse of a conditional include block",
+        );
+        check(
+            &other,
+            &edited(&cond),
+            "a reparse of a conditional include block",
+        );
+        check(&other, &cond, "a reparse back");
+        assert_eq!(cache.stats().failed_reparses, 0);
+    }
+
     /// `#if 0` blocks and `#define`s before the first declaration fall into the precompiled
     /// preamble; the skipped range must still hide the pragma inside, and macros must still
     /// expand, after a reparse.
@@ -456,8 +650,11 @@ void scale(double *a) {
             let cached = lower_file_cached(&cache, path, &text, &[]).unwrap();
             assert_same(path, "a reparse", &cached, &fresh);
             assert_eq!(cached.directives.len(), 3);
+            cache.settle();
         }
-        assert_eq!(cache.stats().counts(), (1, 3, 0));
+        // The body's edit reparses; the two edits of the block before the first declaration
+        // (where the project headers' record no longer holds) parse plainly.
+        assert_eq!(cache.stats().counts(), (3, 1, 0));
     }
 
     #[test]
