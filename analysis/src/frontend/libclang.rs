@@ -143,9 +143,10 @@ pub struct TranslationUnit {
     tu: CXTranslationUnit,
     // Keeps the index alive as long as the translation unit (fields drop after `drop`).
     _index: Index,
-    /// A walk of its top level meets the declarations of its precompiled preamble's headers
-    /// (false for a unit made by [`parse_with_preamble`] leaving them out).
-    walks_preamble: bool,
+    /// A walk of its top level meets only the declarations parsed in it, not those of its
+    /// precompiled preamble or `-include-pch` file ([`parse_with_preamble`],
+    /// [`parse_after_pch`]).
+    local_walks: bool,
 }
 
 // SAFETY: a libclang translation unit (and its index) may be used from any thread as long as
@@ -187,7 +188,7 @@ pub fn parse_after_pch(
     with_pch.push("-include-pch".to_string());
     with_pch.push(pch.to_string());
     with_pch.extend(args.iter().cloned());
-    parse_options(path, &with_pch, contents, false, true, false)
+    parse_options(path, &with_pch, contents, false, false, false)
 }
 
 /// Parses `text` as the header `path` with `args` (which name the header language, `-x
@@ -323,7 +324,8 @@ fn parse_options(
     pch_build: bool,
     local_walks: bool,
 ) -> Result<TranslationUnit, String> {
-    let index = Index::new(local_walks || (!pch_build && args.iter().any(|a| a == "-include-pch")));
+    let local_walks = local_walks || (!pch_build && args.iter().any(|a| a == "-include-pch"));
+    let index = Index::new(local_walks);
     let buffer = Unsaved::new(path, contents)?;
     // A precompiled preamble leaves the template instantiations its headers ask for to the
     // main file, so every reparse instantiated the standard library's templates again (on
@@ -383,7 +385,7 @@ fn parse_options(
     Ok(TranslationUnit {
         tu,
         _index: index,
-        walks_preamble: !local_walks,
+        local_walks,
     })
 }
 
@@ -413,10 +415,11 @@ impl TranslationUnit {
         Ok(())
     }
 
-    /// Whether a walk of the top level meets the preamble's declarations (see
-    /// [`parse_with_preamble`]).
-    pub fn walks_preamble(&self) -> bool {
-        self.walks_preamble
+    /// Whether a walk of the top level meets only the declarations parsed in the unit (see
+    /// the field `local_walks`): then it also meets the functions clang instantiated from
+    /// templates, which it hands its consumer as top-level declarations.
+    pub fn walks_local_only(&self) -> bool {
+        self.local_walks
     }
 
     /// The cursor libclang finds at byte `offset` of the file `path` of this unit (the most
@@ -767,6 +770,12 @@ impl<'tu> Cursor<'tu> {
     pub fn specialized_template(self) -> Option<Cursor<'tu>> {
         // SAFETY: see `is_null`.
         Cursor::non_null(unsafe { clang_getSpecializedCursorTemplate(self.raw) })
+    }
+
+    /// The declaration that defines what the cursor declares or refers to, if the unit has it.
+    pub fn definition(self) -> Option<Cursor<'tu>> {
+        // SAFETY: see `is_null`.
+        Cursor::non_null(unsafe { clang_getCursorDefinition(self.raw) })
     }
 
     /// The semantic parent (the function of a local, the class of a member, ...).

@@ -121,11 +121,16 @@ pub(super) struct Lowerer<'a> {
     headers: HeaderWalk,
 }
 
-/// A function instantiated from a template (it is at its template's place), as a walk of a
-/// unit's local declarations meets them; a walk of its declarations does not.
+/// A function instantiated from a template (it is at the place of its template's definition
+/// or declaration; an explicit specialisation is at its own), as a walk of a unit's local
+/// declarations meets them; a walk of its declarations does not.
 fn instantiated(c: Cursor<'_>) -> bool {
-    c.specialized_template()
-        .is_some_and(|t| t.file_location() == c.file_location())
+    let Some(t) = c.specialized_template() else {
+        return false;
+    };
+    // (The template found may be a declaration before the definition it was made from.)
+    let at = c.file_location();
+    t.file_location() == at || t.definition().is_some_and(|d| d.file_location() == at)
 }
 
 /// How a walk of the top level treats the project headers' declarations.
@@ -300,7 +305,7 @@ impl<'a> Lowerer<'a> {
             // A walk of local declarations only also meets the functions instantiated from
             // templates (clang hands them to its consumer as top-level declarations), which a
             // walk of the unit's declarations does not: they are at their template's place.
-            if depth == 0 && matches!(self.headers, HeaderWalk::Replay { .. }) && instantiated(c) {
+            if depth == 0 && self.tu.is_some_and(|t| t.walks_local_only()) && instantiated(c) {
                 continue;
             }
             match c.extent() {

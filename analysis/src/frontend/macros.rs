@@ -80,6 +80,10 @@ impl Macros {
             ..Macros::default()
         };
         let mut texts: HashMap<String, Option<String>> = HashMap::new();
+        // Integer-valued macros of the headers too (`#define BLOCK_SIZE 256` in a project
+        // header): clause arguments keep their names. In the order they are defined, so that
+        // one defined from another (`A_SIZE (A_DIM * A_DIM)`) has its value every time.
+        let mut defines = String::new();
         for (file, start, end) in defs {
             let (file, start, end) = (file.clone(), *start, *end);
             let main = file == main_path;
@@ -95,18 +99,11 @@ impl Macros {
                 continue;
             };
             if let Some((name, m)) = parse_definition(def) {
-                let at = main.then_some(start);
-                out.defs.entry(name).or_default().push((at, m));
-            }
-        }
-        // Integer-valued macros of the headers too (`#define BLOCK_SIZE 256` in a project
-        // header): clause arguments keep their names.
-        let mut defines = String::new();
-        for (name, defs) in &out.defs {
-            for (at, m) in defs {
-                if m.params.is_none() && at.is_none() {
+                if m.params.is_none() && !main {
                     defines.push_str(&format!("#define {name} {}\n", render(&m.body)));
                 }
+                let at = main.then_some(start);
+                out.defs.entry(name).or_default().push((at, m));
             }
         }
         for (name, v) in crate::ir::macros::macro_values(&defines) {
@@ -858,6 +855,38 @@ mod tests {
             budget: MAX_TOKENS,
         };
         render(&ex.expand(&tokenize(s), &mut Vec::new(), 0).unwrap())
+    }
+
+    /// A header's macro defined from another (`A_SIZE (A_DIM * A_DIM)`, HeCBench's S3D) has
+    /// its value every time: the definitions are evaluated in the order they are written
+    /// (they were evaluated in hash order, and S3D's sections named `A_SIZE` in some runs).
+    #[test]
+    fn header_values_follow_the_order_of_definition() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = dir.path().join("dims.h");
+        let text =
+            "#define A_DIM 11\n#define A_SIZE (A_DIM * A_DIM)\n#define B_SIZE (A_SIZE + 1)\n\
+                    #define C_SIZE (B_SIZE * 2)\n#define D_SIZE (C_SIZE - A_DIM)\n";
+        std::fs::write(&header, text).unwrap();
+        let file = header.display().to_string();
+        let mut defs = Vec::new();
+        let mut at = 0u32;
+        for line in text.lines() {
+            let start = at + "#define ".len() as u32;
+            defs.push((file.clone(), start, at + line.len() as u32));
+            at += line.len() as u32 + 1;
+        }
+        for _ in 0..20 {
+            let m = Macros::of_definitions(&defs, "main.c", "int x;\n");
+            let values: Vec<Option<i64>> = ["A_DIM", "A_SIZE", "B_SIZE", "C_SIZE", "D_SIZE"]
+                .iter()
+                .map(|n| m.values.get(*n).copied())
+                .collect();
+            assert_eq!(
+                values,
+                vec![Some(11), Some(121), Some(122), Some(244), Some(233)]
+            );
+        }
     }
 
     #[test]

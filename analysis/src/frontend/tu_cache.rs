@@ -282,7 +282,7 @@ impl TuCache {
         // A unit that walks only its local declarations needs a record that holds for this
         // text; without one, a plain parse (which records) comes instead of a reparse.
         let record_holds = e.headers.as_ref().is_some_and(|h| h.holds_for(contents));
-        if e.tu.as_ref().is_some_and(|t| !t.walks_preamble()) && !record_holds {
+        if e.tu.as_ref().is_some_and(|t| t.walks_local_only()) && !record_holds {
             e.tu = None;
         }
         if let Some(tu) = e.tu.as_mut() {
@@ -313,7 +313,7 @@ impl TuCache {
         let Some(tu) = e.tu.as_ref() else {
             return Err("libclang kept no translation unit".to_string());
         };
-        if tu.walks_preamble() {
+        if !tu.walks_local_only() {
             // A plain unit records the project headers' declarations for the unit with a
             // preamble that replaces it (a unit that walks its whole preamble needs none).
             if !e.plain {
