@@ -924,6 +924,10 @@ impl<'a> FnInterp<'a> {
             self.g.blocks.iter().map(|_| None).collect();
         ins[self.g.entry] = Some(self.entry.clone());
         let mut work: Vec<BlockId> = vec![self.g.entry];
+        // Whether a block is on `work` (a linear `contains` was most of a large function's
+        // fixed point).
+        let mut queued: IndexVec<BlockId, bool> = self.g.blocks.iter().map(|_| false).collect();
+        queued[self.g.entry] = true;
         let mut rounds = 0usize;
         let merge = |slot: &mut Option<State>, st: &State| match slot {
             Some(cur) => join_into(cur, st),
@@ -933,6 +937,7 @@ impl<'a> FnInterp<'a> {
             }
         };
         while let Some(b) = work.pop() {
+            queued[b] = false;
             crate::budget::tick("the data-environment fixed point");
             rounds += 1;
             if rounds > n * 64 + 1024 {
@@ -963,7 +968,8 @@ impl<'a> FnInterp<'a> {
                 if once[s] && in_loop_of(b, s) {
                     changed |= merge(&mut around[s], out);
                 }
-                if changed && !work.contains(&s) {
+                if changed && !queued[s] {
+                    queued[s] = true;
                     work.push(s);
                 }
             }
