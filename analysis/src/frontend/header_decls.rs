@@ -18,6 +18,7 @@
 use super::libclang::{Cursor, TranslationUnit};
 use super::macros::MacroAt;
 use clang_sys::CXCursorKind;
+use std::collections::HashSet;
 use std::time::SystemTime;
 
 /// One top-level declaration of a project header, as a walk met it.
@@ -124,17 +125,29 @@ pub(super) fn split_before<T: Clone, K: std::hash::Hash + Eq>(
     local: Vec<T>,
     key: impl Fn(&T) -> K,
 ) -> Option<Vec<T>> {
-    let here: std::collections::HashSet<K> = local.iter().map(&key).collect();
-    let split = recorded
-        .iter()
-        .position(|r| here.contains(&key(r)))
-        .unwrap_or(recorded.len());
-    if !recorded[split..].iter().all(|r| here.contains(&key(r))) {
-        return None;
-    }
-    let mut out = recorded[..split].to_vec();
+    let here: HashSet<K> = local.iter().map(&key).collect();
+    let mut out = before_local(recorded, &here, key)?.to_vec();
     out.extend(local);
     Some(out)
+}
+
+/// The part of `recorded` a unit walking its local declarations does not meet: the elements
+/// before the first whose key `local` holds. None unless every element from that one on is
+/// in `local` (those must be the record's tail).
+pub(super) fn before_local<'r, T, K: std::hash::Hash + Eq>(
+    recorded: &'r [T],
+    local: &HashSet<K>,
+    key: impl Fn(&T) -> K,
+) -> Option<&'r [T]> {
+    let split = recorded
+        .iter()
+        .position(|r| local.contains(&key(r)))
+        .unwrap_or(recorded.len());
+    let (before, after) = recorded.split_at(split);
+    after
+        .iter()
+        .all(|r| local.contains(&key(r)))
+        .then_some(before)
 }
 
 fn stamp(path: &str) -> Option<(u64, SystemTime)> {

@@ -621,20 +621,11 @@ impl<'tu> Cursor<'tu> {
     /// The cursor's extent as offsets in `file` (where its code is expanded, like
     /// [`Self::extent`] for the main file), if both ends are there.
     pub fn extent_in(self, file: FileHandle<'_>) -> Option<(u32, u32)> {
-        // SAFETY: see `is_null`; ranges and locations are plain values; the out-pointers are
-        // valid locals (null for the values not wanted); `file` borrows the live unit.
+        // SAFETY: see `is_null`; ranges are plain values; `file` borrows the live unit.
         unsafe {
             let r = clang_getCursorExtent(self.raw);
             let at = |loc: CXSourceLocation| {
-                let mut f: CXFile = std::ptr::null_mut();
-                let mut off: c_uint = 0;
-                clang_getExpansionLocation(
-                    loc,
-                    &mut f,
-                    std::ptr::null_mut(),
-                    std::ptr::null_mut(),
-                    &mut off,
-                );
+                let (f, off) = expansion(loc);
                 (!f.is_null() && clang_File_isEqual(f, file.0) != 0).then_some(off)
             };
             let s = at(clang_getRangeStart(r))?;
@@ -701,18 +692,9 @@ impl<'tu> Cursor<'tu> {
 
     /// Offset of the cursor's location in `file` (where its code is expanded), if it is there.
     pub fn location_in(self, file: FileHandle<'_>) -> Option<u32> {
-        // SAFETY: see `is_null`; the out-pointers are valid locals (null for the values not
-        // wanted); `file` borrows the live unit.
+        // SAFETY: see `is_null`; `file` borrows the live unit.
         unsafe {
-            let mut f: CXFile = std::ptr::null_mut();
-            let mut off: c_uint = 0;
-            clang_getExpansionLocation(
-                clang_getCursorLocation(self.raw),
-                &mut f,
-                std::ptr::null_mut(),
-                std::ptr::null_mut(),
-                &mut off,
-            );
+            let (f, off) = expansion(clang_getCursorLocation(self.raw));
             (!f.is_null() && clang_File_isEqual(f, file.0) != 0).then_some(off)
         }
     }
@@ -958,42 +940,40 @@ impl Drop for MainFileGuard<'_> {
     }
 }
 
-/// File offset of a location's expansion point (where a macro was used, for code that comes
-/// from a macro), and whether that point is in the main file.
-/// The file and byte offset of `loc` where its code is expanded.
-fn expansion_file_offset(loc: CXSourceLocation) -> Option<(String, u32)> {
+/// The file (null if none) and byte offset of `loc`'s expansion point (where a macro was
+/// used, for code that comes from a macro).
+fn expansion(loc: CXSourceLocation) -> (CXFile, u32) {
+    let mut f: CXFile = std::ptr::null_mut();
+    let mut off: c_uint = 0;
     // SAFETY: `loc` comes from a live unit (see `Cursor::is_null`); the out-pointers are
-    // valid locals (null for the values not wanted); the file name string is taken by
-    // `take_string`.
+    // valid locals (null for the values not wanted, which libclang allows).
     unsafe {
-        let mut f: CXFile = std::ptr::null_mut();
-        let mut off: c_uint = 0;
         clang_getExpansionLocation(
             loc,
             &mut f,
             std::ptr::null_mut(),
             std::ptr::null_mut(),
             &mut off,
-        );
-        (!f.is_null()).then(|| (take_string(clang_getFileName(f)), off))
-    }
+        )
+    };
+    (f, off)
 }
 
+/// The file name and byte offset of `loc`'s expansion point.
+fn expansion_file_offset(loc: CXSourceLocation) -> Option<(String, u32)> {
+    let (f, off) = expansion(loc);
+    // SAFETY: `f` is a live file of the unit `loc` comes from; the string is taken by
+    // `take_string`.
+    (!f.is_null()).then(|| (take_string(unsafe { clang_getFileName(f) }), off))
+}
+
+/// File offset of a location's expansion point, and whether that point is in the main file.
 fn offset(loc: CXSourceLocation) -> (u32, bool) {
-    let mut off: c_uint = 0;
-    let mut file: CXFile = std::ptr::null_mut();
-    // SAFETY: `loc` comes from a live unit (see `Cursor::is_null`) and the out-pointers are
-    // valid locals (null for the values not wanted, which libclang allows). The main file
-    // was set by a `MainFileGuard`, which borrows the unit being lowered; it is compared
-    // only while non-null.
+    let (file, off) = expansion(loc);
+    // SAFETY: `loc` comes from a live unit (see `Cursor::is_null`). The main file was set by
+    // a `MainFileGuard`, which borrows the unit being lowered; it is compared only while
+    // non-null.
     unsafe {
-        clang_getExpansionLocation(
-            loc,
-            &mut file,
-            std::ptr::null_mut(),
-            std::ptr::null_mut(),
-            &mut off,
-        );
         let main = MAIN_FILE.with(|m| m.get());
         let in_main = if main.is_null() || file.is_null() {
             clang_Location_isFromMainFile(loc) != 0

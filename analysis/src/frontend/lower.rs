@@ -5,7 +5,7 @@
 //! that follows each one. Every libclang call goes through `libclang.rs`; cursors are
 //! collected in the visitor callback and processed outside it, so nothing unwinds through C.
 
-use super::header_decls::DeclAt;
+use super::header_decls::{before_local, DeclAt};
 use super::libclang::{self as lc, Cursor, TranslationUnit};
 use super::source::SourceText;
 use crate::ir::{
@@ -219,36 +219,33 @@ impl<'a> Lowerer<'a> {
     /// unit whose walk meets only local ones, lowered first, as a whole walk meets them.
     pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit, replay: Option<&[DeclAt]>) {
         self.tu = Some(tu);
+        let top = tu.cursor().children();
         if let Some(decls) = replay {
             // The record holds every project-header declaration before the main file's
             // first; those parsed after the preamble (a header included past where clang
             // ends it) come up in the walk itself, and must be the record's last ones.
-            let local: HashSet<(String, u32)> = tu
-                .cursor()
-                .children()
-                .into_iter()
+            let local: HashSet<(String, u32)> = top
+                .iter()
                 .filter(|c| {
                     lc::is_declaration(c.kind())
                         && c.extent().is_none()
                         && !c.in_system_header()
-                        && !instantiated(*c)
+                        && !instantiated(**c)
                 })
                 .filter_map(|c| c.file_location())
                 .collect();
             let at = |d: &DeclAt| (d.file.clone(), d.offset);
-            let split = decls
-                .iter()
-                .position(|d| local.contains(&at(d)))
-                .unwrap_or(decls.len());
-            let (before, after) = decls.split_at(split);
-            let ordered = after.iter().all(|d| local.contains(&at(d)));
+            let Some(before) = before_local(decls, &local, at) else {
+                self.headers = HeaderWalk::Replay {
+                    recorded: HashSet::new(),
+                    failed: true,
+                };
+                return;
+            };
             self.headers = HeaderWalk::Replay {
                 recorded: before.iter().map(at).collect(),
-                failed: !ordered,
+                failed: false,
             };
-            if !ordered {
-                return;
-            }
             for d in before {
                 let Some(c) = d.find(tu) else {
                     self.headers = HeaderWalk::Replay {
@@ -262,7 +259,7 @@ impl<'a> Lowerer<'a> {
                 self.foreign = was;
             }
         }
-        self.decls(tu.cursor(), 0);
+        self.decls_in(top, 0);
     }
 
     /// A top-level declaration of the main file starts at `start`.
@@ -294,10 +291,15 @@ impl<'a> Lowerer<'a> {
 
     /// Declarations in a translation unit, namespace, linkage spec or class body.
     fn decls(&mut self, parent: Cursor<'a>, depth: usize) {
+        self.decls_in(parent.children(), depth);
+    }
+
+    /// [`Self::decls`] over the children of a declaration context, already listed.
+    fn decls_in(&mut self, children: Vec<Cursor<'a>>, depth: usize) {
         if depth > MAX_DEPTH {
             return;
         }
-        for c in parent.children() {
+        for c in children {
             // Macro and inclusion cursors of the preprocessing record come out of source order.
             if !lc::is_declaration(c.kind()) {
                 continue;

@@ -89,6 +89,18 @@ struct Entry {
     whole_walks: bool,
 }
 
+impl Entry {
+    /// Keeps what a recording lowering made of the project headers; without a record, units
+    /// with a preamble walk all of it.
+    fn keep_record(&mut self, walked: Walked) {
+        self.headers = match walked {
+            Walked::Recorded(h) => Some(h),
+            _ => None,
+        };
+        self.whole_walks |= self.headers.is_none();
+    }
+}
+
 impl std::fmt::Debug for TuCache {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("TuCache")
@@ -320,11 +332,7 @@ impl TuCache {
                 return Ok(f(tu, Walk::Whole).0);
             }
             let (r, walked) = f(tu, Walk::Record);
-            e.headers = match walked {
-                Walked::Recorded(h) => Some(h),
-                _ => None,
-            };
-            e.whole_walks |= e.headers.is_none();
+            e.keep_record(walked);
             return Ok(r);
         }
         if let Some(h) = e.headers.as_ref().filter(|_| record_holds) {
@@ -335,19 +343,15 @@ impl TuCache {
             }
             e.whole_walks = true;
         }
-        // The record did not describe the unit: lower a plain unit of this text (recording
-        // anew), and make the unit with a preamble again, one that walks all of it.
+        // The record did not describe its unit: lower a plain unit of this text, and make
+        // the unit with a preamble again, one that walks all of it.
         let started = std::time::Instant::now();
         self.parses.fetch_add(1, Ordering::Relaxed);
         let tu = libclang::parse_with(path, args, Some(contents), false);
         timed(started);
         let tu = tu?;
         let (r, walked) = f(&tu, Walk::Record);
-        e.headers = match walked {
-            Walked::Recorded(h) => Some(h),
-            _ => None,
-        };
-        e.whole_walks |= e.headers.is_none();
+        e.keep_record(walked);
         e.tu = Some(tu);
         e.plain = true;
         self.make_preamble(&entry, path, args, contents, !e.whole_walks);
