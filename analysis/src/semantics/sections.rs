@@ -260,6 +260,21 @@ impl<'a> SectionsIn<'a> {
     pub fn accessed(&self, var: VarId) -> Option<Section> {
         analyse_in(&self.scope, var, false, 0, &mut BTreeSet::new()).ok()
     }
+
+    /// The section of each access of `var`'s data in these statements (what
+    /// [`Self::accessed`] joins into one), or None when one cannot be bounded or nothing is
+    /// accessed.
+    pub fn accessed_parts(&self, var: VarId) -> Option<Vec<Section>> {
+        let parts = parts_in(&self.scope, var, false, 0, &mut BTreeSet::new()).ok()?;
+        (!parts.is_empty()).then(|| parts.into_iter().map(|(s, _)| s).collect())
+    }
+}
+
+/// Whether two sections certainly share no element: one ends at or before the other starts
+/// by a constant (`a[0:1]` and `a[1:n-2]`).
+pub fn disjoint(a: &Section, b: &Section) -> bool {
+    let before = |x: &Section, y: &Section| y.lower.const_diff(&x.end()).is_some_and(|d| d >= 0);
+    before(a, b) || before(b, a)
 }
 
 /// What the analysis of any variable in the same statements reads: computed once per
@@ -417,24 +432,65 @@ fn analyse_in(
     monotone: &mut BTreeSet<VarId>,
 ) -> Result<Section, Unbounded> {
     let (module, f) = (scope.module, scope.f);
-    let nothing = || Unbounded {
+    let mut out: Option<Section> = None;
+    for (s, expr) in parts_in(scope, var, named, depth, monotone)? {
+        out = Some(match out {
+            None => s,
+            Some(o) => o.union_known(&s, &module.macros).ok_or_else(|| {
+                Unbounded::at(
+                    f,
+                    module,
+                    expr,
+                    format!("its section `{s}` and the section `{o}` of other accesses cannot be ordered"),
+                )
+            })?,
+        });
+    }
+    // An element before the first (`phi[x - 1]` for `x = 0`) is an access the program guards
+    // (`if (x > 0)`), which the bounds above do not read: the data starts at element 0.
+    let out = out.map(|mut s| {
+        if let Some(lo) = s.lower.as_const().filter(|lo| *lo < 0) {
+            s.length = s.length.add(&Poly::constant(lo));
+            s.lower = Poly::zero();
+        }
+        s
+    });
+    out.ok_or_else(nothing)
+}
+
+fn nothing() -> Unbounded {
+    Unbounded {
         span: None,
         text: String::new(),
         why: "the statements do not access it".into(),
-    };
+    }
+}
+
+/// The section of each access of `var`'s data in the scope's statements, with the access
+/// (a fixed-size array gives itself whole, once, at its first access); what
+/// [`analyse_in`] joins. Empty when nothing is accessed.
+fn parts_in(
+    scope: &Scope<'_>,
+    var: VarId,
+    named: bool,
+    depth: usize,
+    monotone: &mut BTreeSet<VarId>,
+) -> Result<Vec<(Section, ExprId)>, Unbounded> {
+    let (module, f) = (scope.module, scope.f);
     match &module.var(var).ty.referent().kind {
         TypeKind::Array { len: Some(len), .. } => {
-            let touched = scope
+            let first = scope
                 .nodes
                 .iter()
-                .any(|(_, n)| n.accesses.iter().any(|a| a.root == Root::Var(var)));
+                .find_map(|(_, n)| n.accesses.iter().find(|a| a.root == Root::Var(var)));
             let len = i64::try_from(*len).map_err(|_| nothing())?;
-            return touched
-                .then(|| Section::new(Poly::zero(), Poly::constant(len)))
-                .ok_or_else(nothing);
+            return Ok(first
+                .map(|a| (Section::new(Poly::zero(), Poly::constant(len)), a.expr))
+                .into_iter()
+                .collect());
         }
         TypeKind::Pointer(_) | TypeKind::Array { len: None, .. } => {}
-        _ => return Err(nothing()),
+        _ => return Ok(Vec::new()),
     }
     let mut a = Analysis::new(scope, var, named, depth);
     a.while_ivs = scope.while_ivs.clone();
@@ -499,36 +555,17 @@ fn analyse_in(
         }
         records.extend(found.into_iter().map(|r| (r, *lid)));
     }
-    let mut out: Option<Section> = None;
+    let mut out = Vec::new();
     for (r, lid) in &records {
         let Some(s) = a.section(r, *lid) else {
             return Err(a.why.take().unwrap_or_else(|| {
                 Unbounded::at(f, module, r.expr, "omplens cannot bound its index")
             }));
         };
-        out = Some(match out {
-            None => s,
-            Some(o) => o.union_known(&s, &module.macros).ok_or_else(|| {
-                Unbounded::at(
-                    f,
-                    module,
-                    r.expr,
-                    format!("its section `{s}` and the section `{o}` of other accesses cannot be ordered"),
-                )
-            })?,
-        });
+        out.push((s, r.expr));
     }
-    // An element before the first (`phi[x - 1]` for `x = 0`) is an access the program guards
-    // (`if (x > 0)`), which the bounds above do not read: the data starts at element 0.
-    let out = out.map(|mut s| {
-        if let Some(lo) = s.lower.as_const().filter(|lo| *lo < 0) {
-            s.length = s.length.add(&Poly::constant(lo));
-            s.lower = Poly::zero();
-        }
-        s
-    });
     monotone.extend(std::mem::take(&mut a.monotone));
-    out.ok_or_else(nothing)
+    Ok(out)
 }
 
 /// One element access of the variable: its index and the access's span.

@@ -11,7 +11,8 @@
 //! §15.5). Kernels inside another construct than `target data` (a `parallel` region, a
 //! `task`) are left alone: who waits for them is not followed here. A function that returns
 //! while such a kernel may still run on global data passes the kernel on to its callers (one
-//! level): `saxpy(); check();` with the kernel in `saxpy` and the read in `check`. The fix
+//! level): `saxpy(); check();` with the kernel in `saxpy` and the read in `check`. Two kernels
+//! whose accesses of the data lie certainly apart (and that do not copy it) do not race. The fix
 //! is a `taskwait` before the use (before the racing kernel, or before the outermost host
 //! loop around the use that the task does not start in).
 
@@ -499,6 +500,17 @@ fn walk(
                 let Some((did, what)) = origin.uses.conflict(e, ordered) else {
                     continue;
                 };
+                // The kernel making a device access (none for a host access).
+                let other = if e.1 {
+                    constructs.kernel_around(s)
+                } else {
+                    None
+                };
+                if let (Some(k1), Some(k2)) = (origin.stmt, other) {
+                    if apart(cx, fid, g, &e.0, (k1, &origin.uses), k2) {
+                        continue;
+                    }
+                }
                 let name = object_name(module, &e.0);
                 let side = if e.1 { "by a kernel" } else { "on the host" };
                 let from = match &origin.call {
@@ -512,12 +524,6 @@ fn walk(
                         origin.label,
                         line(cx, origin.kernel)
                     ),
-                };
-                // The kernel making a device access (none for a host access).
-                let other = if e.1 {
-                    constructs.kernel_around(s)
-                } else {
-                    None
                 };
                 // Two kernels race for certain only where they touch the same part of
                 // the data (the same section in both); else they may write disjoint parts.
@@ -606,6 +612,44 @@ fn walk(
             .collect(),
         reaches_exit,
     }
+}
+
+/// Whether two different kernels touch certainly disjoint parts of `o`'s data (every section
+/// one accesses lies apart from every section the other does: `a[1:n-2]` against `a[0]` and
+/// `a[n-1]`) and neither copies it (an enclosing region maps it; a copy moves the whole
+/// section): then they do not race on it. `first` is the `nowait` kernel with its uses.
+fn apart(
+    cx: &Context,
+    fid: FuncId,
+    g: &Cfg,
+    o: &Object,
+    (first, uses): (crate::ir::StmtId, &Uses),
+    second: crate::ir::StmtId,
+) -> bool {
+    let Object::Var(v) = o else { return false };
+    if first == second || uses.into.contains(o) || uses.out.contains(o) {
+        return false;
+    }
+    let func = cx.module.function(fid);
+    let crate::ir::StmtKind::Omp { directive, .. } = func.stmt(second).kind else {
+        return false;
+    };
+    if cx
+        .facts
+        .copies
+        .iter()
+        .any(|c| c.func == fid && c.dir == directive && c.object == *o)
+    {
+        return false;
+    }
+    let parts = |k| {
+        crate::semantics::sections::SectionsIn::new(cx.module, fid, g, &[k]).accessed_parts(*v)
+    };
+    let (Some(a), Some(b)) = (parts(first), parts(second)) else {
+        return false;
+    };
+    a.iter()
+        .all(|x| b.iter().all(|y| crate::semantics::sections::disjoint(x, y)))
 }
 
 /// The outermost host loop around block `b` that does not hold `task` (the block the task
