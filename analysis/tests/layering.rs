@@ -32,11 +32,6 @@ const LAYERS: &[(&str, &[&str])] = &[
     ("ir", &["budget", "text", "pragma"]),
     ("frontend", &["budget", "text", "pragma", "ir"]),
     ("semantics", &["budget", "text", "pragma", "ir"]),
-    // Other translation units: parsed (frontend) and summarised (semantics).
-    (
-        "project",
-        &["budget", "text", "pragma", "ir", "frontend", "semantics"],
-    ),
     // The analyses. check composes plan (synthesized fixes) and coalesce (OMP301/302).
     (
         "plan",
@@ -62,6 +57,20 @@ const LAYERS: &[(&str, &[&str])] = &[
     (
         "view",
         &["budget", "text", "pragma", "ir", "semantics", "check"],
+    ),
+    // Other translation units: parsed (frontend), summarised (semantics), and what their
+    // functions that map data leave of it (check).
+    (
+        "project",
+        &[
+            "budget",
+            "text",
+            "pragma",
+            "ir",
+            "frontend",
+            "semantics",
+            "check",
+        ],
     ),
     // The incremental engine and the front door: everything below them.
     ("db", &[ALL_BELOW]),

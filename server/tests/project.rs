@@ -45,7 +45,7 @@ fn project() -> (tempfile::TempDir, PathBuf) {
 const WRITES_ONLY: &str = "void normalize(double *v, int n) {\n  for (int i = 0; i < n; i++)\n    v[i] = 1.0 / n;\n}\n\ndouble checksum(const double *v, int n) {\n  double s = 0.0;\n  for (int i = 0; i < n; i++)\n    s += v[i] * (i % 7);\n  return s;\n}\n";
 
 fn entries(dir: &Path) -> usize {
-    std::fs::read_dir(dir.join("summaries-v2"))
+    std::fs::read_dir(dir.join("summaries-v3"))
         .map(|d| d.count())
         .unwrap_or(0)
 }

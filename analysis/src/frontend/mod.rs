@@ -6,6 +6,7 @@
 
 pub mod flags;
 mod header_decls;
+mod kept;
 // The one module allowed `unsafe` (the crate denies it): the safe cursor API over clang-sys.
 #[allow(non_upper_case_globals)]
 #[allow(unsafe_code)]
@@ -22,6 +23,7 @@ mod tu_cache;
 use crate::ir::{Diagnostic, DirId, DirectiveInfo, Language, MacroText, Module, Severity, Span};
 use crate::pragma;
 use std::path::Path;
+use std::sync::Arc;
 
 pub use flags::{CompileFlags, FlagsOrigin};
 pub use shared_headers::{SharedHeaders, SharedStats};
@@ -117,9 +119,52 @@ pub fn lower_file_shared(
                 source,
             })?,
     };
+    if let Some(kept) = shared.and_then(|s| s.kept.take(path, &text, args)) {
+        return Ok(Arc::unwrap_or_clone(kept));
+    }
+    lower_unkept(shared, path, &path_str, contents, text, args)
+}
+
+/// [`lower_file_shared`] of `path`'s `text` for another file's sake (`project`: what the
+/// functions it defines do, the stores it shows): with a run's `shared` headers, the module
+/// is kept for the file's own check ([`kept`]).
+pub fn lower_file_for_project(
+    shared: Option<&SharedHeaders>,
+    path: &Path,
+    text: &str,
+    args: &[String],
+) -> Result<Arc<Module>, FrontendError> {
+    if let Some(m) = shared.and_then(|s| s.kept.get(path, text, args)) {
+        return Ok(m);
+    }
+    ensure_libclang()?;
+    let path_str = path.display().to_string();
+    let module = Arc::new(lower_unkept(
+        shared,
+        path,
+        &path_str,
+        Some(text),
+        text.to_string(),
+        args,
+    )?);
+    if let Some(s) = shared {
+        s.kept.keep(path, text, args, module.clone());
+    }
+    Ok(module)
+}
+
+/// The parse (after the run's shared headers when one fits) and lowering of `text`.
+fn lower_unkept(
+    shared: Option<&SharedHeaders>,
+    path: &Path,
+    path_str: &str,
+    contents: Option<&str>,
+    text: String,
+    args: &[String],
+) -> Result<Module, FrontendError> {
     let after_pch = shared.and_then(|s| {
         let pch = s.pch_for(path, &text, args)?;
-        let tu = libclang::parse_after_pch(&path_str, args, contents, &pch.display().to_string())
+        let tu = libclang::parse_after_pch(path_str, args, contents, &pch.display().to_string())
             .ok()
             .filter(|tu| !libclang::diagnostics(tu).iter().any(is_pch_problem));
         if tu.is_none() {
@@ -129,10 +174,10 @@ pub fn lower_file_shared(
     });
     let tu = match after_pch {
         Some(tu) => tu,
-        None => libclang::parse(&path_str, args, contents)
-            .map_err(|why| parse_error(&path_str, args, why))?,
+        None => libclang::parse(path_str, args, contents)
+            .map_err(|why| parse_error(path_str, args, why))?,
     };
-    Ok(lower_parsed(&tu, path, &path_str, text, args))
+    Ok(lower_parsed(&tu, path, path_str, text, args))
 }
 
 /// [`lower_file`] of an editor buffer through `cache`: the file's translation unit is kept

@@ -50,6 +50,8 @@ pub struct SharedHeaders {
     /// Names in include directories, per directory (see [`Made::names`]).
     listings: Mutex<HashMap<String, Arc<HashSet<String>>>>,
     stats: Counters,
+    /// Files lowered for another file's sake, kept for their own check.
+    pub(super) kept: super::kept::Kept,
 }
 
 struct Planned {
@@ -95,6 +97,8 @@ pub struct SharedStats {
     pub fallbacks: usize,
     /// Time spent making the PCHs, in milliseconds (for profiles).
     pub build_millis: u64,
+    /// Files whose check took the module lowered for another file's sake (one parse less).
+    pub kept_taken: usize,
 }
 
 impl SharedHeaders {
@@ -163,6 +167,7 @@ impl SharedHeaders {
             planned,
             listings: Mutex::default(),
             stats: Counters::default(),
+            kept: Default::default(),
         })
     }
 
@@ -229,6 +234,7 @@ impl SharedHeaders {
             used: self.stats.used.load(Ordering::Relaxed),
             fallbacks: self.stats.fallbacks.load(Ordering::Relaxed),
             build_millis: self.stats.build_micros.load(Ordering::Relaxed) / 1000,
+            kept_taken: self.kept.taken(),
         }
     }
 

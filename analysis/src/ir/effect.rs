@@ -128,4 +128,22 @@ pub struct ExternalSummary {
     /// (`semantics::member_lengths::returned_bytes`).
     #[serde(default)]
     pub returns_bytes: Option<EncodedPoly>,
+    /// It maps data or launches kernels there (or calls a function that does): the effects
+    /// above say what its kernels and its host code touch, not how it maps them.
+    #[serde(default)]
+    pub launches: bool,
+    /// For a function that `launches`, per parameter: what it leaves of the data the
+    /// parameter points to when that data is mapped at its entry with both copies valid
+    /// (None: not a pointer, or not known).
+    #[serde(default)]
+    pub present_exits: Vec<Option<PresentExit>>,
+}
+
+/// Which copies of data mapped at a function's entry (both valid then) are certainly valid
+/// at its exit: a copy still valid after the function wrote the other one was refreshed by
+/// it (`target update`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PresentExit {
+    pub host_valid: bool,
+    pub dev_valid: bool,
 }

@@ -231,7 +231,9 @@ pub struct Function {
     /// Declared `static` (or in an anonymous namespace): no other translation unit calls it.
     pub internal_linkage: bool,
     /// For a function with no body here: what its definition in another translation unit of
-    /// the project does (`project::attach`), when omplens read it there.
+    /// the project does (`project::attach`), when omplens read it there. One that maps data
+    /// or launches kernels there (`launches`) stays [`Function::unseen`]: its mappings are
+    /// not carried across files.
     pub external: Option<std::sync::Arc<effect::ExternalSummary>>,
 }
 
@@ -263,12 +265,25 @@ impl Function {
         &self.exprs[id]
     }
     /// What a call of it does is not visible to omplens: a project function with no body
-    /// here, one whose header body holds OpenMP directives (`offloads_unseen`), or one it does
-    /// not analyse. (Library functions of system headers are judged from their prototypes.)
+    /// here, one whose header body holds OpenMP directives (`offloads_unseen`), one whose
+    /// body in another file maps data or launches kernels, or one it does not analyse. (Library functions of system headers are judged from their prototypes.)
     pub fn unseen(&self) -> bool {
         self.offloads_unseen
             || self.not_analysed.is_some()
             || (!self.has_body && !self.in_system_header && self.external.is_none())
+            || self.external.as_ref().is_some_and(|x| x.launches)
+    }
+    /// For a function another file of the project defines with OpenMP mappings or kernels
+    /// (`external`, `launches`): that file's name, without its directories (messages name no
+    /// absolute path).
+    pub fn launches_in_file(&self) -> Option<&str> {
+        let f = self.external.as_ref().filter(|x| x.launches)?.file.as_str();
+        Some(
+            std::path::Path::new(f)
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or(f),
+        )
     }
     /// `e` without the casts around it (`(double *)p` is `p`).
     pub fn strip_casts(&self, mut e: ExprId) -> ExprId {

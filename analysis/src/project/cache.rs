@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 /// The directory of the cache, if one can be named.
 pub(super) fn default_dir() -> Option<PathBuf> {
-    crate::frontend::cache_dir("summaries-v2")
+    crate::frontend::cache_dir("summaries-v3")
 }
 
 /// The key of `file` with `text` and `args`: its path, text and flags, the texts of the

@@ -145,7 +145,8 @@ fn evidence_of(
     shared: Option<&SharedHeaders>,
 ) -> Option<Arc<Evidence>> {
     memory_of(file, text, args, cache_dir, "-members", || {
-        let mut module = crate::frontend::lower_file_shared(shared, file, Some(text), args).ok()?;
+        let lowered = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
+        let mut module = Arc::unwrap_or_clone(lowered);
         super::attach_with(&mut module, cache_dir, shared);
         Some(member_lengths::evidence(&module))
     })

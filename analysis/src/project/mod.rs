@@ -211,16 +211,42 @@ fn exports_of(
     })
 }
 
-/// Parses `file` and summarises its functions (`semantics::effects::exported`).
+/// Parses `file` and summarises its functions (`semantics::effects::exported`); for those
+/// that map data or launch kernels, what they leave of data mapped at their entry
+/// (`check::env::present_exits`).
 fn summarize_file(
     file: &Path,
     text: &str,
     args: &[String],
     shared: Option<&SharedHeaders>,
 ) -> Option<Exports> {
-    let module = crate::frontend::lower_file_shared(shared, file, Some(text), args).ok()?;
+    let module = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
     let sums = crate::semantics::effects::summarize(&module);
-    Some(crate::semantics::effects::exported(&module, &sums))
+    let mut exports = crate::semantics::effects::exported(&module, &sums);
+    let launchers: Vec<_> = module
+        .functions
+        .iter_enumerated()
+        .filter(|(_, f)| {
+            exports
+                .iter()
+                .any(|(n, a, s)| s.launches && *n == f.qualified_name && *a == f.params.len())
+        })
+        .filter(|(_, f)| f.has_body && f.in_main_file)
+        .map(|(id, _)| id)
+        .collect();
+    if !launchers.is_empty() {
+        let exits = crate::check::env::present_exits(&module, text, &launchers);
+        for (id, per_param) in exits {
+            let f = module.function(id);
+            if let Some((_, _, s)) = exports
+                .iter_mut()
+                .find(|(n, a, _)| *n == f.qualified_name && *a == f.params.len())
+            {
+                s.present_exits = per_param;
+            }
+        }
+    }
+    Some(exports)
 }
 
 fn read_small(file: &Path) -> Option<String> {

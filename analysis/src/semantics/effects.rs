@@ -267,8 +267,9 @@ fn external_summary(
 
 /// What `module`'s functions with external linkage do, for other translation units of the
 /// project (`project`): each with a body in the main file, by qualified name and number of
-/// parameters, unless it holds or calls OpenMP directives that map or launch anything (its
-/// own mappings are not carried across files, so such a call stays unseen).
+/// parameters. One that holds or calls OpenMP directives that map or launch anything is
+/// marked `launches` (its own mappings are not carried across files, so such a call stays
+/// unseen, known to act on the device).
 pub fn exported(
     module: &Module,
     sums: &IndexVec<FuncId, Summary>,
@@ -277,13 +278,12 @@ pub fn exported(
     module
         .functions
         .iter_enumerated()
-        .filter(|(id, f)| {
+        .filter(|(_, f)| {
             f.has_body
                 && f.in_main_file
                 && !f.internal_linkage
                 && !f.is_template
                 && f.not_analysed.is_none()
-                && !offloads.contains(id)
         })
         .map(|(id, f)| {
             let s = &sums[id];
@@ -301,6 +301,8 @@ pub fn exported(
                 globals,
                 returns_bytes: crate::semantics::allocation::returned_bytes(module, id)
                     .map(|p| crate::semantics::allocation::encode(&p)),
+                launches: offloads.contains(&id),
+                present_exits: Vec::new(),
             };
             (f.qualified_name.clone(), f.params.len(), summary)
         })
@@ -321,7 +323,9 @@ fn offloading_functions(module: &Module) -> HashSet<FuncId> {
         module
             .functions
             .iter_enumerated()
-            .filter(|(_, f)| f.offloads_unseen || f.header_kernels)
+            .filter(|(_, f)| {
+                f.offloads_unseen || f.header_kernels || f.launches_in_file().is_some()
+            })
             .map(|(id, _)| id),
     );
     let sites = device::call_sites(module);

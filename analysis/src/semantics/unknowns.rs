@@ -54,6 +54,10 @@ pub fn unknowns(module: &Module) -> Vec<Unknown> {
                         continue;
                     } else if g.offloads_unseen {
                         format!("`{name}` has OpenMP directives in a header that omplens could not read")
+                    } else if let Some(file) = g.launches_in_file() {
+                        format!(
+                            "`{name}` maps data or launches kernels in `{file}`, which omplens does not follow across files"
+                        )
                     } else if g.not_analysed.is_some() {
                         format!("omplens does not analyse `{name}`")
                     } else if !g.has_body && !g.in_system_header && g.external.is_none() {

@@ -288,6 +288,11 @@ impl<'a> FnInterp<'a> {
             format!("omplens does not analyse `{name}`")
         } else if f.offloads_unseen {
             format!("`{name}` has OpenMP directives in a header, which omplens does not analyse")
+        } else if let Some(file) = f.launches_in_file() {
+            format!(
+                "`{name}` maps data or launches kernels in `{file}`, which omplens does not \
+                 follow across files"
+            )
         } else if !f.has_body && !f.in_system_header && f.external.is_none() {
             format!("`{name}` has no body in this file")
         } else if effect.opaque {
@@ -1355,9 +1360,11 @@ impl<'a> FnInterp<'a> {
                 // A function of a project header whose body holds OpenMP directives (which
                 // omplens does not analyse there) launches kernels: what its prototype says it
                 // does to data on the device happens there. Findings stay uncertain and name
-                // the call (`opaque`). A body in another file may be host code or a launcher:
-                // its prototype's effects stay on the host, and only the copies it may read
-                // are kept (`unseen_callee_uses`).
+                // the call (`opaque`). A body in another file that maps data or launches
+                // kernels is known by what its kernels and its host code touch (its summary
+                // there), not by how it maps them: uncertain too. A body omplens did not find
+                // may be host code or a launcher: its prototype's effects stay on the host,
+                // and only the copies it may read are kept (`unseen_callee_uses`).
                 let f = self.module.function(*callee);
                 if !seen && present && f.offloads_unseen {
                     (kr, kw) = (kr || hr, kw || hw);
@@ -1440,17 +1447,22 @@ impl<'a> FnInterp<'a> {
                         self.consumed.extend(st[*obj].pending_in.iter().copied());
                     }
                     self.device_access(st, *obj, kr, kw, *span, stmt, false);
-                    // The callee refreshed the copy it did not write (`target update`).
-                    let refreshed = callee_object
-                        .as_ref()
-                        .and_then(|co| self.exits.mapped.get(callee)?.get(co));
-                    if let Some(t) = refreshed {
+                    // The callee refreshed the copy it did not write (`target update`): as its
+                    // interpretation here says, or its summary in another file.
+                    let refreshed =
+                        callee_object
+                            .as_ref()
+                            .and_then(|co| match self.exits.mapped.get(callee) {
+                                Some(m) => m.get(co).map(|t| (t.host == VALID, t.dev == VALID)),
+                                None => self.present_exit_elsewhere(*callee, co),
+                            });
+                    if let Some((host_valid, dev_valid)) = refreshed {
                         let s = &mut st[*obj];
-                        if hw && t.dev == VALID && s.counts.must_be_present() {
+                        if hw && dev_valid && s.counts.must_be_present() {
                             s.dev = VALID;
                             s.dev_why = None;
                         }
-                        if kw && t.host == VALID && s.counts.must_be_present() {
+                        if kw && host_valid && s.counts.must_be_present() {
                             s.host = VALID;
                             s.host_why = None;
                         }
@@ -1461,6 +1473,17 @@ impl<'a> FnInterp<'a> {
                 }
             }
         }
+    }
+
+    /// For a function of another file that maps data or launches kernels (`external`,
+    /// `launches`) and its parameter's data `co`: which copies are valid at its exit when the
+    /// data is mapped at its entry, as read there.
+    fn present_exit_elsewhere(&self, callee: FuncId, co: &Object) -> Option<(bool, bool)> {
+        let f = self.module.function(callee);
+        let x = f.external.as_ref().filter(|x| x.launches)?;
+        let i = f.params.iter().position(|p| *co == Object::Var(*p))?;
+        let e = x.present_exits.get(i).copied().flatten()?;
+        Some((e.host_valid, e.dev_valid))
     }
 
     /// A call omplens cannot see into receives data that may be on the device: its kernels

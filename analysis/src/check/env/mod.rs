@@ -14,6 +14,7 @@ pub mod items;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
+use crate::ir::effect::PresentExit;
 use crate::ir::{device, DirId, FuncId, IndexVec, Module, Span, StmtId, TypeKind};
 use crate::pragma::MapType;
 use crate::semantics::effects::{self, Summary};
@@ -306,35 +307,8 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
         loops: Vec::new(),
     };
     let order = host_order(module, &execs);
-    let analysed = |id: FuncId| {
-        cfgs[id]
-            .as_ref()
-            .filter(|_| module.function(id).not_analysed.is_none())
-    };
-    // Callees before callers: a caller applies what its callees leave behind. Only a direct
-    // call reads what a function leaves behind, so a function nobody calls (`main`, often
-    // the largest) is not solved for it.
-    let called = direct_callees(module);
-    let mut exits = Exits::default();
-    for &id in order.iter().rev() {
-        let Some(g) = analysed(id) else { continue };
-        if !called.contains(&id) {
-            continue;
-        }
-        let new = || events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new());
-        let (t, p, o) = (
-            new().transfer(),
-            new().transfer_present(),
-            new().transfer_once(),
-        );
-        let r = (!module.function(id).in_main_file).then(|| new().transfer_stale_host());
-        exits.unmapped.insert(id, t);
-        exits.mapped.insert(id, p);
-        exits.once.insert(id, o);
-        if let Some(r) = r {
-            exits.stale_host.insert(id, r);
-        }
-    }
+    let analysed = |id: FuncId| analysed(module, &cfgs, id);
+    let exits = callee_exits(module, source, &cfgs, &sums, &order);
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {
         let Some(g) = analysed(id) else { continue };
@@ -380,6 +354,93 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
 
 /// Every function some function of `module` calls directly (what [`events::FnInterp`] looks
 /// up in [`Exits`] at a call).
+/// The CFG of `id`, when the function is analysed.
+fn analysed<'c>(
+    module: &Module,
+    cfgs: &'c IndexVec<FuncId, Option<Cfg>>,
+    id: FuncId,
+) -> Option<&'c Cfg> {
+    cfgs[id]
+        .as_ref()
+        .filter(|_| module.function(id).not_analysed.is_none())
+}
+
+/// What every function that is called directly leaves behind (callees before callers: a
+/// caller applies what its callees leave behind). Only a direct call reads it, so a function
+/// nobody calls (`main`, often the largest) is not solved for it.
+fn callee_exits(
+    module: &Module,
+    source: &str,
+    cfgs: &IndexVec<FuncId, Option<Cfg>>,
+    sums: &IndexVec<FuncId, Summary>,
+    order: &[FuncId],
+) -> Exits {
+    let called = direct_callees(module);
+    let mut exits = Exits::default();
+    for &id in order.iter().rev() {
+        let Some(g) = analysed(module, cfgs, id) else {
+            continue;
+        };
+        if !called.contains(&id) {
+            continue;
+        }
+        let new = || events::FnInterp::new(module, source, id, g, sums, &exits, BTreeMap::new());
+        let (t, p, o) = (
+            new().transfer(),
+            new().transfer_present(),
+            new().transfer_once(),
+        );
+        let r = (!module.function(id).in_main_file).then(|| new().transfer_stale_host());
+        exits.unmapped.insert(id, t);
+        exits.mapped.insert(id, p);
+        exits.once.insert(id, o);
+        if let Some(r) = r {
+            exits.stale_host.insert(id, r);
+        }
+    }
+    exits
+}
+
+/// For each function of `ids`, per parameter: which copies of the data it points to are
+/// certainly valid at the function's exit when that data is mapped at its entry with both
+/// copies valid (for other files of the project, which cannot see its mappings: `project`).
+pub fn present_exits(
+    module: &Module,
+    source: &str,
+    ids: &[FuncId],
+) -> BTreeMap<FuncId, Vec<Option<PresentExit>>> {
+    let execs = device::classify(module);
+    let cfgs = cfg::build_all(module, &execs);
+    let sums = effects::summarize_with(module, &cfgs);
+    let order = host_order(module, &execs);
+    let exits = callee_exits(module, source, &cfgs, &sums, &order);
+    let mut out = BTreeMap::new();
+    for &id in ids {
+        let Some(g) = analysed(module, &cfgs, id) else {
+            continue;
+        };
+        let at_exit = match exits.mapped.get(&id) {
+            Some(m) => m.clone(),
+            None => events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new())
+                .transfer_present(),
+        };
+        let per_param = module
+            .function(id)
+            .params
+            .iter()
+            .map(|p| {
+                let s = at_exit.get(&Object::Var(*p))?;
+                Some(PresentExit {
+                    host_valid: s.host == state::VALID,
+                    dev_valid: s.dev == state::VALID,
+                })
+            })
+            .collect();
+        out.insert(id, per_param);
+    }
+    out
+}
+
 fn direct_callees(module: &Module) -> std::collections::HashSet<FuncId> {
     module
         .functions
