@@ -2292,21 +2292,25 @@ impl<'a> FnInterp<'a> {
             }
         }
         if m.to_device {
-            // The host's copy is stale and the device's is the valid one: this update loses
-            // the device's results (`from` was meant).
-            if let (
-                true,
-                VALID,
-                STALE,
+            // Where the device's results come from when the host's copy is stale because of
+            // them: a kernel's write, or a kernel's copy back that did not happen (a
+            // `reduction` or `map(tofrom)` inside a region that still maps the data).
+            let kernel_result = |why: &Option<Why>| match why {
                 Some(Why::Write {
                     at,
                     on_device: true,
-                }),
-            ) = (certain, s.dev, s.host, &s.host_why)
+                }) => Some(*at),
+                Some(Why::NoCopyBack { item }) => Some(*item),
+                _ => None,
+            };
+            // The host's copy is stale and the device's is the valid one: this update loses
+            // the device's results (`from` was meant, or a reset from the host's data).
+            if let (true, VALID, STALE, Some(at)) =
+                (certain, s.dev, s.host, kernel_result(&s.host_why))
             {
                 let why = Why::Overwritten {
                     update: m.span,
-                    write: *at,
+                    write: at,
                 };
                 next.host_why = Some(why.clone());
                 next.dev = STALE;
@@ -2315,16 +2319,13 @@ impl<'a> FnInterp<'a> {
                 return;
             }
             next.dev = if certain { s.host } else { s.host | s.dev };
-            next.dev_why = match &s.host_why {
+            next.dev_why = match kernel_result(&s.host_why) {
                 // The host's copy may be stale because a kernel wrote the data (the back edge
                 // of a loop that restores its input each iteration): what may reach the
                 // device is the host's old copy over the kernel's results, not a host change.
-                Some(Why::Write {
-                    at,
-                    on_device: true,
-                }) if s.host & STALE != 0 => Some(Why::Overwritten {
+                Some(at) if s.host & STALE != 0 => Some(Why::Overwritten {
                     update: m.span,
-                    write: *at,
+                    write: at,
                 }),
                 _ => s.host_why.clone().or(s.dev_why.clone()),
             };
