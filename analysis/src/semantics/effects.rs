@@ -1139,6 +1139,44 @@ pub fn container_views(
     (views, sources)
 }
 
+/// For `a`, the object of a library container's iterator call (`v.begin()`, `v.end()`,
+/// `v.data()`) that is itself an argument of a standard algorithm (`std::fill(v.begin(),
+/// v.end(), 0)`): what the algorithm does to the data of that argument (the container's
+/// elements). None for any other access.
+pub fn iterator_argument_effect(module: &Module, func: &Function, a: &Access) -> Option<Effect> {
+    const ITERATORS: &[&str] = &["begin", "end", "cbegin", "cend", "rbegin", "rend", "data"];
+    let Some(Escape::CallArg {
+        callee: Some(c),
+        index: None,
+    }) = &a.escape
+    else {
+        return None;
+    };
+    let it = module.function(*c);
+    if !(it.in_system_header && !it.has_body && ITERATORS.contains(&it.name.as_str())) {
+        return None;
+    }
+    // The iterator call whose object `a` is, then the algorithm call it is an argument of.
+    let is_iterator_call = |e: crate::ir::ExprId| {
+        matches!(&func.expr(func.strip_casts(e)).kind, ExprKind::Call {
+            callee: crate::ir::Callee::Direct(k),
+            receiver: Some(r),
+            ..
+        } if k == c && func.strip_casts(*r) == func.strip_casts(a.expr))
+    };
+    func.exprs.iter().find_map(|e| match &e.kind {
+        ExprKind::Call {
+            callee: crate::ir::Callee::Direct(alg),
+            receiver: None,
+            args,
+        } => {
+            let i = args.iter().position(|x| is_iterator_call(*x))?;
+            library_template_arg(module.function(*alg), i)
+        }
+        _ => None,
+    })
+}
+
 /// Whether `a` is the object of a library container's query (`v.size()`, `v.empty()`): it
 /// touches no element.
 pub fn is_library_query(module: &Module, a: &Access) -> bool {

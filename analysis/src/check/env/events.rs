@@ -501,7 +501,13 @@ impl<'a> FnInterp<'a> {
                                 )
                                 .unwrap_or_default()
                             }),
-                            None => s.this,
+                            // `v.begin()` given to `std::fill`: what the algorithm does.
+                            None => crate::semantics::effects::iterator_argument_effect(
+                                self.module,
+                                self.func,
+                                a,
+                            )
+                            .unwrap_or(s.this),
                         };
                         // The access says the call only reads (an element read of a container).
                         if a.kind == crate::ir::access::AccessKind::Read {
