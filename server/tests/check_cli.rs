@@ -601,3 +601,26 @@ fn shared_headers_change_no_finding() {
     }
     assert_eq!(with.len(), without.len(), "{used}");
 }
+
+/// A file with more than twenty compile errors (clang's default limit) before a template that
+/// holds a kernel: the kernel is still analysed, so its write of `out` reaches the copy back
+/// and nothing is reported; every error past the twentieth is still counted.
+#[test]
+fn a_kernel_after_many_compile_errors_is_analysed() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let o = omplens(
+        &root,
+        &[
+            "check",
+            "tests/corpus/broken/many_errors_then_kernel.cpp",
+            "--",
+            "-fopenmp",
+        ],
+    );
+    let (out, err) = (stdout(&o), stderr(&o));
+    assert!(!out.contains("OMP101"), "{out}{err}");
+    assert!(
+        err.contains("has 22 compile errors"),
+        "all 22 errors are kept: {err}"
+    );
+}

@@ -177,6 +177,9 @@ impl Resolver {
         // Without -fopenmp clang would warn on every pragma.
         flags.args.push("-Wno-unknown-pragmas".to_string());
         flags.args.push("-Wno-source-uses-openmp".to_string());
+        // Past 20 errors (a wrong include directory gives that many) clang stops: the rest of
+        // the file, templates' instantiations included, would be missing from the analysis.
+        flags.args.push("-ferror-limit=0".to_string());
         Ok(flags)
     }
 }

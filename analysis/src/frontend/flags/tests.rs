@@ -275,7 +275,8 @@ fn no_database_keeps_the_defaults() {
         s(&[
             OPENMP_MACRO,
             "-Wno-unknown-pragmas",
-            "-Wno-source-uses-openmp"
+            "-Wno-source-uses-openmp",
+            "-ferror-limit=0"
         ])
     );
     assert_eq!(f.origin, FlagsOrigin::Defaults);
