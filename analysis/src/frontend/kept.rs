@@ -33,6 +33,15 @@ struct Slots {
     weight: usize,
 }
 
+impl Slots {
+    /// The place of `path`'s module lowered from the inputs of `key`.
+    fn position(&self, path: &Path, key: u64) -> Option<usize> {
+        self.kept
+            .iter()
+            .position(|s| s.key == key && s.path == path)
+    }
+}
+
 struct Slot {
     path: PathBuf,
     key: u64,
@@ -67,24 +76,16 @@ fn key(text: &str, args: &[String]) -> u64 {
 impl Kept {
     /// The kept module of `path` lowered from `text` with `args`, left for the file's check.
     pub(super) fn get(&self, path: &Path, text: &str, args: &[String]) -> Option<Arc<Module>> {
-        let key = key(text, args);
         let slots = self.slots.lock().ok()?;
-        slots
-            .kept
-            .iter()
-            .find(|s| s.key == key && s.path == path)
-            .map(|s| s.module.clone())
+        let i = slots.position(path, key(text, args))?;
+        Some(slots.kept[i].module.clone())
     }
 
     /// The kept module of `path` lowered from `text` with `args`, no longer kept (the file's
     /// own check asks for it once).
     pub(super) fn take(&self, path: &Path, text: &str, args: &[String]) -> Option<Arc<Module>> {
-        let key = key(text, args);
         let mut slots = self.slots.lock().ok()?;
-        let i = slots
-            .kept
-            .iter()
-            .position(|s| s.key == key && s.path == path)?;
+        let i = slots.position(path, key(text, args))?;
         self.taken.fetch_add(1, Ordering::Relaxed);
         let slot = slots.kept.remove(i)?;
         slots.weight -= slot.weight;
@@ -99,7 +100,7 @@ impl Kept {
             return;
         }
         if let Ok(mut slots) = self.slots.lock() {
-            if slots.kept.iter().any(|s| s.key == key && s.path == path) {
+            if slots.position(path, key).is_some() {
                 return;
             }
             while slots.weight + weight > BUDGET {

@@ -222,31 +222,28 @@ fn summarize_file(
 ) -> Option<Exports> {
     let module = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
     let sums = crate::semantics::effects::summarize(&module);
-    let mut exports = crate::semantics::effects::exported(&module, &sums);
-    let launchers: Vec<_> = module
-        .functions
-        .iter_enumerated()
-        .filter(|(_, f)| {
-            exports
-                .iter()
-                .any(|(n, a, s)| s.launches && *n == f.qualified_name && *a == f.params.len())
-        })
-        .filter(|(_, f)| f.has_body && f.in_main_file)
-        .map(|(id, _)| id)
+    let exported = crate::semantics::effects::exported(&module, &sums);
+    let launchers: Vec<_> = exported
+        .iter()
+        .filter(|(_, (_, _, s))| s.launches)
+        .map(|(id, _)| *id)
         .collect();
-    if !launchers.is_empty() {
-        let exits = crate::check::env::present_exits(&module, text, &launchers);
-        for (id, per_param) in exits {
-            let f = module.function(id);
-            if let Some((_, _, s)) = exports
-                .iter_mut()
-                .find(|(n, a, _)| *n == f.qualified_name && *a == f.params.len())
-            {
-                s.present_exits = per_param;
-            }
-        }
-    }
-    Some(exports)
+    let mut exits = if launchers.is_empty() {
+        BTreeMap::new()
+    } else {
+        crate::check::env::present_exits(&module, text, &launchers)
+    };
+    Some(
+        exported
+            .into_iter()
+            .map(|(id, (name, arity, mut s))| {
+                if let Some(per_param) = exits.remove(&id) {
+                    s.present_exits = per_param;
+                }
+                (name, arity, s)
+            })
+            .collect(),
+    )
 }
 
 fn read_small(file: &Path) -> Option<String> {

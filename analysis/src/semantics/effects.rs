@@ -266,14 +266,14 @@ fn external_summary(
 }
 
 /// What `module`'s functions with external linkage do, for other translation units of the
-/// project (`project`): each with a body in the main file, by qualified name and number of
-/// parameters. One that holds or calls OpenMP directives that map or launch anything is
+/// project (`project`): each with a body in the main file (its id here), by qualified name and
+/// number of parameters. One that holds or calls OpenMP directives that map or launch anything is
 /// marked `launches` (its own mappings are not carried across files, so such a call stays
 /// unseen, known to act on the device).
 pub fn exported(
     module: &Module,
     sums: &IndexVec<FuncId, Summary>,
-) -> Vec<(String, usize, crate::ir::effect::ExternalSummary)> {
+) -> Vec<(FuncId, (String, usize, crate::ir::effect::ExternalSummary))> {
     let offloads = offloading_functions(module);
     module
         .functions
@@ -304,7 +304,7 @@ pub fn exported(
                 launches: offloads.contains(&id),
                 present_exits: Vec::new(),
             };
-            (f.qualified_name.clone(), f.params.len(), summary)
+            (id, (f.qualified_name.clone(), f.params.len(), summary))
         })
         .collect()
 }
@@ -1142,8 +1142,14 @@ pub fn container_views(
 /// For `a`, the object of a library container's iterator call (`v.begin()`, `v.end()`,
 /// `v.data()`) that is itself an argument of a standard algorithm (`std::fill(v.begin(),
 /// v.end(), 0)`): what the algorithm does to the data of that argument (the container's
-/// elements). None for any other access.
-pub fn iterator_argument_effect(module: &Module, func: &Function, a: &Access) -> Option<Effect> {
+/// elements). `roots`: the expressions of the statement holding the access (the algorithm
+/// call is among them or under them). None for any other access.
+pub fn iterator_argument_effect(
+    module: &Module,
+    func: &Function,
+    roots: &[crate::ir::ExprId],
+    a: &Access,
+) -> Option<Effect> {
     const ITERATORS: &[&str] = &["begin", "end", "cbegin", "cend", "rbegin", "rend", "data"];
     let Some(Escape::CallArg {
         callee: Some(c),
@@ -1164,17 +1170,22 @@ pub fn iterator_argument_effect(module: &Module, func: &Function, a: &Access) ->
             ..
         } if k == c && func.strip_casts(*r) == func.strip_casts(a.expr))
     };
-    func.exprs.iter().find_map(|e| match &e.kind {
-        ExprKind::Call {
+    let mut stack = roots.to_vec();
+    while let Some(e) = stack.pop() {
+        let kind = &func.expr(e).kind;
+        if let ExprKind::Call {
             callee: crate::ir::Callee::Direct(alg),
             receiver: None,
             args,
-        } => {
-            let i = args.iter().position(|x| is_iterator_call(*x))?;
-            library_template_arg(module.function(*alg), i)
+        } = kind
+        {
+            if let Some(i) = args.iter().position(|x| is_iterator_call(*x)) {
+                return library_template_arg(module.function(*alg), i);
+            }
         }
-        _ => None,
-    })
+        stack.extend(crate::ir::device::expr_children(kind));
+    }
+    None
 }
 
 /// Whether `a` is the object of a library container's query (`v.size()`, `v.empty()`): it

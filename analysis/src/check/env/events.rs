@@ -505,6 +505,7 @@ impl<'a> FnInterp<'a> {
                             None => crate::semantics::effects::iterator_argument_effect(
                                 self.module,
                                 self.func,
+                                &n.exprs,
                                 a,
                             )
                             .unwrap_or(s.this),

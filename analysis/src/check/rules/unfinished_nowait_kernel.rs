@@ -478,6 +478,9 @@ fn walk(
     let module = cx.module;
     let func = module.function(fid);
     let mut reported: BTreeMap<Object, (Finding, BlockId, bool)> = BTreeMap::new();
+    // Per other kernel and object: whether the two kernels' accesses of it lie apart (asked
+    // again at each access of that kernel, and around loops).
+    let mut apart_from: BTreeMap<(crate::ir::StmtId, Object), bool> = BTreeMap::new();
     let mut seen: HashSet<BlockId> = HashSet::new();
     let mut reaches_exit = false;
     let mut stack = vec![at];
@@ -507,7 +510,10 @@ fn walk(
                     None
                 };
                 if let (Some(k1), Some(k2)) = (origin.stmt, other) {
-                    if apart(cx, fid, g, &e.0, (k1, &origin.uses), k2) {
+                    if *apart_from
+                        .entry((k2, e.0.clone()))
+                        .or_insert_with(|| apart(cx, fid, g, &e.0, (k1, &origin.uses), k2))
+                    {
                         continue;
                     }
                 }
