@@ -1,6 +1,8 @@
 // Two `nowait` kernels fill one array: the first its interior, the second its two end points.
 // They write no element in common and neither copies the array (the region does, at its
 // end, after the `taskwait`): no race, nothing to wait for between them.
+// The oracle runs the tasks on the encountering thread, as for the other `nowait` programs:
+// oracle-env: LIBOMP_USE_HIDDEN_HELPER_TASK=0
 #include <stdio.h>
 #include <stdlib.h>
 
