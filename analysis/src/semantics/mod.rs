@@ -9,5 +9,6 @@ pub mod launch;
 pub mod member_lengths;
 pub mod sections;
 pub mod symbolic;
+pub mod timing;
 pub mod unknowns;
 pub mod validity;

@@ -144,6 +144,8 @@ pub(super) struct FnInterp<'a> {
     /// Members of local objects that hold a pointer to a variable's data (see
     /// [`crate::semantics::effects::member_targets`]).
     member_targets: crate::semantics::effects::MemberTargets,
+    /// Host loops known to read a clock or not ([`FnInterp::times_itself`]).
+    timing: HashMap<LoopId, bool>,
 }
 
 const UNRESOLVED: &str = "omplens cannot see what the call does with it (the callee depends on a \
@@ -204,6 +206,7 @@ impl<'a> FnInterp<'a> {
             clause_vars: BTreeSet::new(),
             stale_reads: None,
             member_targets: crate::semantics::effects::member_targets(module, func),
+            timing: HashMap::new(),
         };
         (f.member_aliases, f.member_alias_sources) =
             crate::semantics::effects::member_alias_sets(module, func);
@@ -2231,6 +2234,20 @@ impl<'a> FnInterp<'a> {
         Some(lo >= clo && lo + len <= clo + clen)
     }
 
+    /// Whether host loop `l` reads a clock (a benchmark's repetitions; see
+    /// [`crate::semantics::timing`]).
+    fn times_itself(&mut self, l: LoopId) -> bool {
+        let (module, id, span) = (
+            self.module,
+            self.id,
+            self.func.stmt(self.g.loops[l].stmt).span,
+        );
+        *self
+            .timing
+            .entry(l)
+            .or_insert_with(|| crate::semantics::timing::reads_clock_within(module, id, span))
+    }
+
     fn motion(
         &mut self,
         st: &mut State,
@@ -2310,6 +2327,29 @@ impl<'a> FnInterp<'a> {
                 Some(Why::NoCopyBack { item }) => Some(*item),
                 _ => None,
             };
+            // In a loop that times its repetitions, putting the host's copy over the results
+            // of a kernel that runs later in the loop's body (in the previous repetition)
+            // restores the data each repetition starts from: both copies hold the host's
+            // data again. (Results of a kernel earlier in the same repetition are lost.)
+            let restore = |l: LoopId| {
+                let body = self.func.stmt(self.g.loops[l].stmt).span;
+                kernel_result(&s.host_why)
+                    .is_some_and(|at| within(body, at) && at.start >= m.span.end)
+            };
+            if certain
+                && s.host & STALE != 0
+                && in_loop.is_some_and(|l| restore(l) && self.times_itself(l))
+            {
+                next.dev = VALID;
+                next.host = VALID;
+                next.dev_why = None;
+                next.host_why = None;
+                if !redundant {
+                    next.pending_in = [key].into_iter().collect();
+                }
+                st[obj] = next;
+                return;
+            }
             // The host's copy is stale and the device's is the valid one: this update loses
             // the device's results (`from` was meant, or a reset from the host's data).
             if let (true, VALID, STALE, Some(at)) =
