@@ -45,6 +45,10 @@ impl Type {
     pub fn is_pointer(&self) -> bool {
         matches!(self.kind, TypeKind::Pointer(_))
     }
+    /// A reference to a pointer (`T *&`): its value is the referred pointer, not data.
+    pub fn is_pointer_reference(&self) -> bool {
+        matches!(self.kind, TypeKind::Reference(_)) && self.referent().is_pointer()
+    }
     pub fn is_array(&self) -> bool {
         matches!(self.kind, TypeKind::Array { .. })
     }

@@ -641,10 +641,16 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
         Target::This | Target::Param(_) => {
             let Root::Var(v) = a.root else { return true };
             let ty = &module.var(v).ty;
+            // A reference to a pointer (`float *&p`) refers to the caller's pointer: using
+            // `p` itself reads or sets that pointer, not the data (`swap(float *&, float *&)`).
+            let pointer_ref = ty.is_pointer_reference();
             !a.path.is_empty()
-                || matches!(ty.kind, TypeKind::Reference(_))
+                || (matches!(ty.kind, TypeKind::Reference(_)) && !pointer_ref)
                 || (a.escape.is_some()
-                    && (ty.is_pointer() || ty.is_array() || matches!(ty.kind, TypeKind::Dependent)))
+                    && (ty.is_pointer()
+                        || pointer_ref
+                        || ty.is_array()
+                        || matches!(ty.kind, TypeKind::Dependent)))
         }
     }
 }
@@ -698,6 +704,11 @@ fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir
 /// connected components of those copies (a group number per variable). A copy that is only
 /// an initialiser (`double *d = (double *)h;`) makes no group: `d` is an alias, not a swap.
 pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
+    swap_groups_of(module, func, true)
+}
+
+/// [`swap_groups`]; with `calls`, also the pointers passed to a function that exchanges them.
+fn swap_groups_of(module: &Module, func: &Function, calls: bool) -> HashMap<VarId, usize> {
     let pointer_var = |e: crate::ir::ExprId| {
         func.var_through_casts(e)
             .filter(|v| module.var(*v).ty.referent().is_pointer())
@@ -717,7 +728,7 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
                     crate::ir::Callee::Named(n) => n.rsplit("::").next().unwrap_or(n),
                     crate::ir::Callee::Indirect(_) => "",
                 };
-                if name == "swap" {
+                if name == "swap" || (calls && swaps_its_parameters(module, callee)) {
                     if let (Some(x), Some(y)) = (pointer_var(args[0]), pointer_var(args[1])) {
                         pairs.push((x, y));
                     }
@@ -765,6 +776,25 @@ pub fn swap_groups(module: &Module, func: &Function) -> HashMap<VarId, usize> {
         }
     }
     group
+}
+
+/// Whether `callee` has a body that exchanges its two parameters, references to pointers
+/// (`void swap_ptr(float *&a, float *&b) { float *t = a; a = b; b = t; }`).
+fn swaps_its_parameters(module: &Module, callee: &crate::ir::Callee) -> bool {
+    let crate::ir::Callee::Direct(c) = callee else {
+        return false;
+    };
+    let Some(f) = module.functions.get(*c) else {
+        return false;
+    };
+    let [a, b] = f.params[..] else {
+        return false;
+    };
+    if !f.has_body || !module.var(a).ty.is_pointer_reference() {
+        return false;
+    }
+    let groups = swap_groups_of(module, f, false);
+    matches!((groups.get(&a), groups.get(&b)), (Some(x), Some(y)) if x == y)
 }
 
 /// The member whose data `e` points into (`&obj->v[0]`, `obj.v.data()`, `this->v + k`): its

@@ -327,7 +327,9 @@ impl<'a> FnInterp<'a> {
             },
             Root::Var(v) => {
                 let var = self.module.var(v);
-                let pointer_value = var.ty.is_pointer() && a.path.is_empty() && a.escape.is_none();
+                let pointer_value = (var.ty.is_pointer() || var.ty.is_pointer_reference())
+                    && a.path.is_empty()
+                    && a.escape.is_none();
                 if let Some(m) = self.member_aliases.get(&v) {
                     return (!pointer_value).then(|| Object::Member(m.clone()));
                 }
