@@ -57,6 +57,9 @@ struct Kernel {
     unmapped_members: Vec<(usize, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
+    /// Scalars `lastprivate` on the combined construct that it writes (see
+    /// [`Why::LostScalar`]).
+    lost_lastprivate: Vec<(usize, Span)>,
     /// Scalars the kernel uses that are firstprivate by the implicit rules (no clause).
     implicit_firstprivate: Vec<usize>,
     /// First read (not a partial write) of each object in the body.
@@ -603,6 +606,7 @@ impl<'a> FnInterp<'a> {
                 pointers: Vec::new(),
                 unmapped_members: Vec::new(),
                 lost: Vec::new(),
+                lost_lastprivate: Vec::new(),
                 implicit_firstprivate: Vec::new(),
                 reads: Vec::new(),
                 untracked: BTreeSet::new(),
@@ -789,6 +793,13 @@ impl<'a> FnInterp<'a> {
                     if mapped {
                         k.implicit
                             .push(implicit_item(o, var.name.clone(), info, ty.size));
+                        // OpenMP maps a combined construct's lastprivate scalar `tofrom`;
+                        // clang-19 does not copy it back.
+                        if let (false, true, Some(w)) =
+                            (items.scalars_mapped, items.lastprivate.contains(o), write)
+                        {
+                            k.lost_lastprivate.push((obj, w));
+                        }
                     } else {
                         k.untracked.insert(obj);
                         k.implicit_firstprivate.push(obj);
@@ -1916,12 +1927,18 @@ impl<'a> FnInterp<'a> {
             self.exit_item(st, m, d, stmt, host_loop, at(i, false));
         }
         let kspan = self.kernels[k].span;
-        for (obj, write) in self.kernels[k].lost.clone() {
+        let lost = self.kernels[k].lost.iter().map(|&(o, w)| (o, w, false));
+        let lastprivate = self.kernels[k]
+            .lost_lastprivate
+            .iter()
+            .map(|&(o, w)| (o, w, true));
+        for (obj, write, lastprivate) in lost.chain(lastprivate).collect::<Vec<_>>() {
             let s = &mut st[obj];
             s.host = STALE;
             s.host_why = Some(Why::LostScalar {
                 write,
                 kernel: kspan,
+                lastprivate,
             });
         }
     }

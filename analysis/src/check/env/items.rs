@@ -43,6 +43,8 @@ pub struct DirectiveItems {
     /// Objects in a `reduction` or `lastprivate` clause of the directive itself (mapped
     /// `tofrom` on a combined construct).
     pub reductions: Vec<Object>,
+    /// Objects in a `lastprivate` clause of the directive itself (also in `reductions`).
+    pub lastprivate: Vec<Object>,
     /// Objects in `private` or `firstprivate` clauses.
     pub private: Vec<Object>,
     /// Objects in `firstprivate` clauses.
@@ -169,6 +171,7 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
             // `tofrom` (OpenMP 5.2 §17.2), like a reduction's.
             ClauseKind::Lastprivate { .. } => {
                 out.reductions.push(object.clone());
+                out.lastprivate.push(object.clone());
                 out.other.push(object);
             }
             _ => out.other.push(object),

@@ -61,8 +61,14 @@ pub enum Why {
     /// A `target update to` copied the host's stale data over the device's results (a
     /// `from` was meant): the update's item and the device write it lost.
     Overwritten { update: Span, write: Span },
-    /// A kernel wrote a scalar that was `firstprivate` (implicitly or not).
-    LostScalar { write: Span, kernel: Span },
+    /// A kernel wrote a scalar that was `firstprivate` (implicitly or not). `lastprivate`:
+    /// the scalar is `lastprivate` on a combined `target` construct, which OpenMP maps
+    /// `tofrom` but clang-19 keeps `firstprivate`.
+    LostScalar {
+        write: Span,
+        kernel: Span,
+        lastprivate: bool,
+    },
     /// The exit that released the data copied back only part of it (`from: c[0:C/2]` of the
     /// `c[0:C]` entered): the device's writes to the rest were lost with its storage (OpenMP
     /// 5.2 §5.8.3: the copy is of the exit's list item). The item, the entering one, and the

@@ -116,7 +116,7 @@ pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> 
                 format!("this `target update to` copies the host's old `{name}` over the device's results"),
             ),
         ],
-        Some(Why::LostScalar { write, kernel }) => vec![
+        Some(Why::LostScalar { write, kernel, .. }) => vec![
             r(*write, format!("`{name}` written on the device here")),
             r(
                 Span {

@@ -28,28 +28,48 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         )
     }) {
         let FactKind::StaleHostRead {
-            why: Some(Why::LostScalar { write, kernel }),
+            why:
+                Some(Why::LostScalar {
+                    write,
+                    kernel,
+                    lastprivate,
+                }),
         } = &f.kind
         else {
             continue;
         };
-        let mut x = finding(
-            RULE.code,
-            f.certain,
-            f.span,
-            format!(
-                "`{}` is read on the host{} after the kernel at line {} wrote it, but the kernel's write is lost: a scalar not named in a map clause is firstprivate",
-                f.name,
-                paths(f.certain),
-                line(cx, *kernel)
-            ),
-        );
+        // A combined construct's `lastprivate` scalar is mapped `tofrom` by OpenMP: the
+        // program is right, and only compilers that keep the scalar firstprivate (clang-19
+        // does) lose the value. A warning that names the compiler.
+        let (certain, message) = if *lastprivate {
+            (
+                false,
+                format!(
+                    "`{}` is read on the host{} after the kernel at line {} wrote it as `lastprivate`: OpenMP maps a `lastprivate` scalar of a combined `target` construct `tofrom`, but clang-19 keeps it firstprivate and the host sees its old value",
+                    f.name,
+                    paths(f.certain),
+                    line(cx, *kernel)
+                ),
+            )
+        } else {
+            (
+                f.certain,
+                format!(
+                    "`{}` is read on the host{} after the kernel at line {} wrote it, but the kernel's write is lost: a scalar not named in a map clause is firstprivate",
+                    f.name,
+                    paths(f.certain),
+                    line(cx, *kernel)
+                ),
+            )
+        };
+        let mut x = finding(RULE.code, certain, f.span, message);
         x.related = why_related(
             cx,
             &f.name,
             &Some(Why::LostScalar {
                 write: *write,
                 kernel: *kernel,
+                lastprivate: *lastprivate,
             }),
         );
         if let Some(d) = cx
