@@ -1466,7 +1466,7 @@ impl<'a> Lowerer<'a> {
                 };
                 ExprKind::Member {
                     base,
-                    field: c.spelling(),
+                    field: self.member_name(c),
                     arrow,
                 }
             }
@@ -1717,6 +1717,23 @@ impl<'a> Lowerer<'a> {
         }
     }
 
+    /// The name of the member a member reference names. libclang does not spell a member of
+    /// an object of dependent type (`v.data()` on a `std::vector<T>` in a template); the
+    /// text does (the identifier after the last `.` or `->`). Empty when neither tells.
+    fn member_name(&mut self, member: Cursor<'a>) -> String {
+        let spelled = member.spelling();
+        if !spelled.is_empty() {
+            return spelled;
+        }
+        let span = self.span(member);
+        let text = self.text_at(span);
+        let tail = text.rsplit(['.', '>']).next().unwrap_or("").trim();
+        if tail.is_empty() || !tail.bytes().all(crate::text::scan::is_ident_byte) {
+            return String::new();
+        }
+        tail.to_string()
+    }
+
     /// For a call whose callee is a member of an object of dependent type (`result.push(x)`
     /// with `result` a `global_stack<I, N, T> &` in a template), the one method of that name
     /// taking `n_args` parameters in the class (template) the object's type names, and the
@@ -1735,16 +1752,10 @@ impl<'a> Lowerer<'a> {
             .children()
             .into_iter()
             .find(|k| lc::is_expression(k.kind()))?;
-        // The member's name: libclang does not spell a dependent member, the text does.
-        let name = {
-            let span = self.span(member);
-            let text = self.text_at(span);
-            let tail = text.rsplit(['.', '>']).next()?.trim();
-            if tail.is_empty() || !tail.bytes().all(crate::text::scan::is_ident_byte) {
-                return None;
-            }
-            tail.to_string()
-        };
+        let name = self.member_name(member);
+        if name.is_empty() {
+            return None;
+        }
         let mut ty = base.ty();
         if matches!(
             ty.kind(),

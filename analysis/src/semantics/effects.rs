@@ -1098,9 +1098,23 @@ pub fn container_views(
             }
             _ => false,
         };
+        // A standard container's type, spelled so in a template where it depends on a
+        // parameter (`std::vector<T>`).
+        let std_container = |t: &crate::ir::Type| {
+            let s = t.spelling.trim_start_matches("const ");
+            ["std::vector<", "std::array<", "std::valarray<"]
+                .iter()
+                .any(|p| s.starts_with(p))
+        };
         let container = |r: ExprId| match func.expr(r).kind {
-            ExprKind::Var(x) if matches!(module.var(x).ty.referent().kind, TypeKind::Record(_)) => {
-                Some((x, r))
+            ExprKind::Var(x) => {
+                let ty = module.var(x).ty.referent();
+                let is = match ty.kind {
+                    TypeKind::Record(_) => true,
+                    TypeKind::Dependent => std_container(ty),
+                    _ => false,
+                };
+                is.then_some((x, r))
             }
             _ => None,
         };
@@ -1112,6 +1126,22 @@ pub fn container_views(
                     receiver: Some(r),
                     ..
                 } if library_method(callee, &["data"]) => return container(*r),
+                // `v.data()` on a container of a template's dependent type: a member call
+                // resolved at instantiation (the callee is the member expression).
+                ExprKind::Call {
+                    callee: crate::ir::Callee::Indirect(m),
+                    receiver: None,
+                    args,
+                } if args.is_empty() => {
+                    return match &func.expr(*m).kind {
+                        ExprKind::Member {
+                            base: Some(b),
+                            field,
+                            arrow: false,
+                        } if field == "data" => container(*b),
+                        _ => None,
+                    };
+                }
                 ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
                     ExprKind::Call {
                         callee,

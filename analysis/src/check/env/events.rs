@@ -1393,11 +1393,14 @@ impl<'a> FnInterp<'a> {
                     (kr, kw) = (kr || hr, kw || hw);
                     (hr, hw) = (false, false);
                 }
-                self.log(*obj, b, on_device, hr, hw);
                 if on_device {
+                    // A call inside a kernel: all it does happens on the device (a method of
+                    // an element, `p[i].set(..)`, writes the data there).
+                    self.log(*obj, b, true, kr || hr, kw || hw);
                     self.device_access(st, *obj, kr || hr, kw || hw, *span, stmt, true);
                     return;
                 }
+                self.log(*obj, b, false, hr, hw);
                 // A library function (its body is not analysed, its prototype is known) reads
                 // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
                 // Same for a function of a project header: it is not reported on itself.
