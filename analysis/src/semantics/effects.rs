@@ -790,7 +790,8 @@ fn swaps_its_parameters(module: &Module, callee: &crate::ir::Callee) -> bool {
     let [a, b] = f.params[..] else {
         return false;
     };
-    if !f.has_body || !module.var(a).ty.is_pointer_reference() {
+    let by_reference = |p: VarId| module.var(p).ty.is_pointer_reference();
+    if !f.has_body || !by_reference(a) || !by_reference(b) {
         return false;
     }
     let groups = swap_groups_of(module, f, false);
