@@ -1647,6 +1647,10 @@ impl<'a> FnInterp<'a> {
             self.in_swap = false;
             self.quiet = quiet;
             st[o].join(&before);
+            // A weak write does not replace the reason the copy was already stale for.
+            if before.dev & STALE != 0 && before.dev_why.is_some() {
+                st[o].dev_why = before.dev_why.clone();
+            }
         }
     }
 

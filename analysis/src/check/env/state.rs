@@ -104,7 +104,7 @@ impl ObjState {
         if self.host_why.is_none() {
             self.host_why = o.host_why.clone();
         }
-        if self.dev_why.is_none() {
+        if self.dev_why.is_none() || host_write_over_alloc(&self.dev_why, &o.dev_why, self.dev) {
             self.dev_why = o.dev_why.clone();
         }
         if self.entered.is_none() {
@@ -127,12 +127,32 @@ impl ObjState {
             && self.dev | o.dev == self.dev
             && (self.host_why.is_some() || o.host_why.is_none())
             && (self.dev_why.is_some() || o.dev_why.is_none())
+            && !host_write_over_alloc(&self.dev_why, &o.dev_why, self.dev | o.dev)
             && (self.entered.is_some() || o.entered.is_none())
             && o.pending_in.is_subset(&self.pending_in)
             && (self.last_out.is_none() || self.last_out == o.last_out)
             && (self.opaque.is_some() || o.opaque.is_none())
             && (!self.presence_known || o.presence_known)
     }
+}
+
+/// Whether the reason `b` for a stale device copy explains a join (whose device validity is
+/// `dev`) better than `a`: a host write (a device copy the host made stale) over
+/// uninitialized memory from `map(alloc:)` when the device copy may also be valid. Such
+/// uninitialized memory is reported only when certain (loops that may run zero times leave it
+/// on paths programs rarely mean), so keeping it over the host's write hid a kernel reading
+/// what the host filled in a loop and never sent. Stale on every path, the uninitialized
+/// memory stays the reason (a certain OMP105).
+fn host_write_over_alloc(a: &Option<Why>, b: &Option<Why>, dev: u8) -> bool {
+    dev != STALE
+        && matches!(a, Some(Why::Alloc { .. }))
+        && matches!(
+            b,
+            Some(Why::Write {
+                on_device: false,
+                ..
+            })
+        )
 }
 
 /// One state per tracked object, indexed by the object's number. The objects' states are
