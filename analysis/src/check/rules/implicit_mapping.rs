@@ -70,7 +70,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             true,
             first.name_span,
             format!(
-                "the kernels of `{}` copy their arrays implicitly at every launch ({} in all per round of launches); mapping them once with a `target data` region moves them once",
+                "the kernels of `{}` copy their data implicitly at every launch ({} in all per round of launches); mapping them once with a `target data` region moves them once",
                 f.name,
                 cost(bytes, mult)
             ),
