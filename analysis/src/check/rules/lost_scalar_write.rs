@@ -41,27 +41,23 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // A combined construct's `lastprivate` scalar is mapped `tofrom` by OpenMP: the
         // program is right, and only compilers that keep the scalar firstprivate (clang-19
         // does) lose the value. A warning that names the compiler.
-        let (certain, message) = if *lastprivate {
+        let (certain, cause) = if *lastprivate {
             (
                 false,
-                format!(
-                    "`{}` is read on the host{} after the kernel at line {} wrote it as `lastprivate`: OpenMP maps a `lastprivate` scalar of a combined `target` construct `tofrom`, but clang-19 keeps it firstprivate and the host sees its old value",
-                    f.name,
-                    paths(f.certain),
-                    line(cx, *kernel)
-                ),
+                " as `lastprivate`: OpenMP maps a `lastprivate` scalar of a combined `target` construct `tofrom`, but clang-19 keeps it firstprivate and the host sees its old value",
             )
         } else {
             (
                 f.certain,
-                format!(
-                    "`{}` is read on the host{} after the kernel at line {} wrote it, but the kernel's write is lost: a scalar not named in a map clause is firstprivate",
-                    f.name,
-                    paths(f.certain),
-                    line(cx, *kernel)
-                ),
+                ", but the kernel's write is lost: a scalar not named in a map clause is firstprivate",
             )
         };
+        let message = format!(
+            "`{}` is read on the host{} after the kernel at line {} wrote it{cause}",
+            f.name,
+            paths(f.certain),
+            line(cx, *kernel)
+        );
         let mut x = finding(RULE.code, certain, f.span, message);
         x.related = why_related(
             cx,

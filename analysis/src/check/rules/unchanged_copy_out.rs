@@ -21,6 +21,15 @@ pub(super) const RULE: Rule = Rule {
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
+    // Data the host read while the device held its valid copy (OMP101), per function: the
+    // device did write it, and the check stops following the stale copy after reporting it.
+    let read_stale: std::collections::BTreeSet<_> = cx
+        .facts
+        .facts
+        .iter()
+        .filter(|g| matches!(g.kind, FactKind::StaleHostRead { .. }))
+        .map(|g| (g.func, &g.object))
+        .collect();
     for f in facts(cx, |f| matches!(f.kind, FactKind::UnchangedCopyOut { .. })) {
         let FactKind::UnchangedCopyOut { copy } = f.kind else {
             continue;
@@ -34,13 +43,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if partly_moved(cx, c) {
             continue;
         }
-        // The host read the data while the device held its valid copy (OMP101): the device
-        // did write it, and the check stops following the stale copy after reporting it.
-        if cx.facts.facts.iter().any(|g| {
-            g.func == f.func
-                && g.object == f.object
-                && matches!(g.kind, FactKind::StaleHostRead { .. })
-        }) {
+        if read_stale.contains(&(f.func, &f.object)) {
             continue;
         }
         // Every time this item copies back, the device must not have written the data.
