@@ -386,6 +386,17 @@ impl Collector<'_> {
             // data behind it, and writes it unless it is const), or, for an unknown callee or
             // a variadic argument, an argument that is itself a pointer or array.
             let by_address = match param_ty {
+                // An element copied into a template's by-value parameter (`typeToFloat(T a)`
+                // given `in[i]` of a `const T *in`): read here, whatever the callee does with
+                // its copy. (A whole variable of dependent type may be a pointer the callee
+                // writes through: what the argument is decides, below.)
+                Some(t)
+                    if matches!(t.kind, super::TypeKind::Dependent)
+                        && self.func.expr(a).class == TypeClass::Dependent
+                        && self.is_element(a) =>
+                {
+                    None
+                }
                 // A template's parameter whose type depends on the template's arguments
                 // (`template <class P> f(P v)`): what the argument is decides.
                 Some(t) if !matches!(t.kind, super::TypeKind::Dependent) => match &t.kind {
@@ -414,6 +425,22 @@ impl Collector<'_> {
                 None => self.visit_depth(a, AccessKind::Read, None, d),
             }
         }
+    }
+
+    /// An element of data, not a variable: a subscript, a dereference or a member (through
+    /// parentheses and casts).
+    fn is_element(&self, e: ExprId) -> bool {
+        let mut e = e;
+        for _ in 0..64 {
+            match &self.func.expr(e).kind {
+                ExprKind::Cast(x) => e = *x,
+                ExprKind::Subscript(..)
+                | ExprKind::Member { .. }
+                | ExprKind::Unary(super::UnaryOp::Deref, _) => return true,
+                _ => return false,
+            }
+        }
+        false
     }
 
     /// For a C formatted-output function (`printf`, `fprintf`, `sprintf`, `snprintf`,
