@@ -53,7 +53,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             f.certain,
             f.span,
             format!(
-                "the kernel reads `{}`{} but the device copy is stale: the host changed it after it was copied to the device",
+                "the kernel reads `{}`{} but the device copy is stale: the host changed it and no copy to the device followed",
                 f.name,
                 paths(f.certain)
             ),
