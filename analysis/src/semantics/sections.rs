@@ -2699,6 +2699,14 @@ pub fn local_holds_only_own_allocations(
 /// copy, and both point to elements of one size. A clause naming `x` maps
 /// `var`'s data in `var`'s own units.
 pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<VarId> {
+    copy_root(module, f, x).and_then(|(root, same_units)| same_units.then_some(root))
+}
+
+/// Like [`exact_copy_root`], but the two may point to elements of different (known) sizes
+/// (`double *co = (double *)cold;` with `cold` a pointer to whole 2-D arrays): the root, and
+/// whether a section of `x` counts in the root's units. A clause naming `x` then maps the
+/// root's data from its start, in units of `x`'s elements.
+pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(VarId, bool)> {
     let strip = |mut e: ExprId| {
         while let ExprKind::Cast(y) = f.expr(e).kind {
             e = y;
@@ -2730,7 +2738,7 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
         module.var(root).storage,
         crate::ir::Storage::Local | crate::ir::Storage::Parameter
     ) && elem(root).is_some()
-        && elem(root) == elem(x)
+        && elem(x).is_some()
         && only_copies_of(f, x, root)
         // `root` keeps the value it had at the copy: set (if at all) only before it.
         && !f.exprs.iter().any(|ex| match &ex.kind {
@@ -2738,9 +2746,21 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
             ExprKind::Unary(op, y) => {
                 (op.is_increment() || *op == UnaryOp::AddrOf) && var_of(*y) == Some(root)
             }
+            // Passed to a reference parameter (`swap(float *&a, float *&b)`): the callee may
+            // set it.
+            ExprKind::Call {
+                callee: crate::ir::Callee::Direct(c),
+                args,
+                ..
+            } => args.iter().enumerate().any(|(i, a)| {
+                var_of(*a) == Some(root)
+                    && module.function(*c).params.get(i).is_some_and(|p| {
+                        matches!(module.var(*p).ty.kind, TypeKind::Reference(_))
+                    })
+            }),
             _ => false,
         });
-    stable.then_some(root)
+    stable.then(|| (root, elem(root) == elem(x)))
 }
 
 /// Every definition of the local `x` in `f` is a copy of `var` (through casts), and there is

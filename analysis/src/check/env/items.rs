@@ -101,14 +101,20 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
                 .map_or(object.clone(), |m| Object::Member(m.clone())),
             _ => object,
         };
+        // (What the item covers, in its own name's units.)
+        let named_bytes = item_bytes(module, &object, item);
         // `double *d = (double *)h;` then `map(to: d[0:n])`: the data is `h`'s (the
-        // analyses follow `d`'s accesses to `h` when no clause names it separately).
-        let object = match (&object, info.function) {
+        // analyses follow `d`'s accesses to `h` when no clause names it separately). When
+        // `h` points to elements of another size (rows of a 2-D array), the section's bounds
+        // are not in `h`'s units: the item maps `h`'s data, bounds unknown.
+        let (object, same_units) = match (&object, info.function) {
             (Object::Var(v), Some(f)) if names_local_pointer => {
-                crate::semantics::sections::exact_copy_root(module, module.function(f), *v)
-                    .map_or(object.clone(), Object::Var)
+                match crate::semantics::sections::copy_root(module, module.function(f), *v) {
+                    Some((root, same)) => (Object::Var(root), same),
+                    None => (object.clone(), true),
+                }
             }
-            _ => object,
+            _ => (object, true),
         };
         // `declare target` data lives on the device for the whole program.
         if matches!(object, Object::Var(v) if module.var(v).declare_target) {
@@ -118,7 +124,11 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
             .get(item.span.start as usize..item.span.end as usize)
             .unwrap_or(&item.base.name)
             .to_string();
-        let bytes = item_bytes(module, &object, item);
+        let bytes = if same_units {
+            item_bytes(module, &object, item)
+        } else {
+            named_bytes
+        };
         match &clause.kind {
             ClauseKind::Map {
                 modifiers,
@@ -133,7 +143,9 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
                 map_type: map_type.unwrap_or(MapType::ToFrom),
                 always: modifiers.contains(&MapModifier::Always),
                 section: item.sections().next().map(|s| match s {
-                    Accessor::Section { lower, length, .. } => (lower.clone(), length.clone()),
+                    Accessor::Section { lower, length, .. } if same_units => {
+                        (lower.clone(), length.clone())
+                    }
                     _ => (None, None),
                 }),
                 bytes,
