@@ -443,26 +443,33 @@ impl FunctionFacts {
         // `p = v.data()`: what goes through `p` reaches `v`'s data; taking it touches none.
         let (views, view_sources) = container_views(module, func);
         for (c, p) in views {
-            aliases.entry(p).or_insert(AliasOf::Var(c));
+            aliases.entry(p).or_insert_with(|| vec![AliasOf::Var(c)]);
         }
-        let resolve = |root: Root| -> Option<Target> {
-            match root {
-                Root::This => Some(Target::This),
-                Root::Var(v) => {
-                    let v = match aliases.get(&v) {
-                        Some(AliasOf::This) => return Some(Target::This),
-                        Some(AliasOf::Var(s)) => *s,
-                        None => v,
-                    };
-                    let var = module.var(v);
-                    match var.storage {
-                        Storage::Global | Storage::StaticGlobal => Some(Target::Global(v)),
-                        Storage::Parameter => {
-                            func.params.iter().position(|p| *p == v).map(Target::Param)
-                        }
-                        _ => None,
+        // The data outside the function an access reaches: through a local alias, each
+        // thing it may point into (`src = c ? (float *)a : (float *)b` set on two branches).
+        let resolve = |root: Root| -> Vec<Target> {
+            let one = |v: VarId| {
+                let var = module.var(v);
+                match var.storage {
+                    Storage::Global | Storage::StaticGlobal => Some(Target::Global(v)),
+                    Storage::Parameter => {
+                        func.params.iter().position(|p| *p == v).map(Target::Param)
                     }
+                    _ => None,
                 }
+            };
+            match root {
+                Root::This => vec![Target::This],
+                Root::Var(v) => match aliases.get(&v) {
+                    Some(roots) => roots
+                        .iter()
+                        .filter_map(|r| match r {
+                            AliasOf::This => Some(Target::This),
+                            AliasOf::Var(s) => one(*s),
+                        })
+                        .collect(),
+                    None => one(v).into_iter().collect(),
+                },
             }
         };
         let mut direct = Vec::new();
@@ -517,41 +524,42 @@ impl FunctionFacts {
                     };
                     members.push((f.to_string(), Effect::access(kind, in_kernel)));
                 }
-                let Some(target) = resolve(a.root) else {
-                    continue;
-                };
-                if !touches_outside_data(module, a, target) {
-                    continue;
-                }
-                match &a.escape {
-                    Some(Escape::CallArg {
-                        callee: Some(callee),
-                        index,
-                    }) => {
-                        calls.push(CallFact {
-                            callee: *callee,
-                            index: *index,
-                            target,
-                            in_kernel,
-                            library: index
-                                .and_then(|i| library_template_arg(module.function(*callee), i)),
-                            // An element read of a container (`s += v[i]`, `v.size()`).
-                            read_only: a.kind == AccessKind::Read,
-                        });
+                for target in resolve(a.root) {
+                    if !touches_outside_data(module, a, target) {
+                        continue;
                     }
-                    // `q = &p[k]` with `q` a tracked alias: accesses through `q` count instead.
-                    Some(Escape::AddressTaken) if alias_sources.contains(&a.expr) => {}
-                    Some(Escape::CallArg { callee: None, .. }) | Some(Escape::AddressTaken) => {
-                        let kind = if a.kind == AccessKind::Read {
-                            AccessKind::Read
-                        } else {
-                            AccessKind::ReadWrite
-                        };
-                        let mut e = Effect::access(kind, in_kernel);
-                        e.opaque = matches!(a.escape, Some(Escape::CallArg { callee: None, .. }));
-                        direct.push((target, e))
+                    match &a.escape {
+                        Some(Escape::CallArg {
+                            callee: Some(callee),
+                            index,
+                        }) => {
+                            calls.push(CallFact {
+                                callee: *callee,
+                                index: *index,
+                                target,
+                                in_kernel,
+                                library: index.and_then(|i| {
+                                    library_template_arg(module.function(*callee), i)
+                                }),
+                                // An element read of a container (`s += v[i]`, `v.size()`).
+                                read_only: a.kind == AccessKind::Read,
+                            });
+                        }
+                        // `q = &p[k]` with `q` a tracked alias: accesses through `q` count instead.
+                        Some(Escape::AddressTaken) if alias_sources.contains(&a.expr) => {}
+                        Some(Escape::CallArg { callee: None, .. }) | Some(Escape::AddressTaken) => {
+                            let kind = if a.kind == AccessKind::Read {
+                                AccessKind::Read
+                            } else {
+                                AccessKind::ReadWrite
+                            };
+                            let mut e = Effect::access(kind, in_kernel);
+                            e.opaque =
+                                matches!(a.escape, Some(Escape::CallArg { callee: None, .. }));
+                            direct.push((target, e))
+                        }
+                        None => direct.push((target, Effect::access(a.kind, in_kernel))),
                     }
-                    None => direct.push((target, Effect::access(a.kind, in_kernel))),
                 }
             }
         }
@@ -1477,13 +1485,13 @@ pub fn local_aliases(
 
 /// Local pointers that point into a parameter's, global's or member's data:
 /// `double *q = p + k;`, `q = &g[0];`, `double *d = this->data;`. Flow-insensitive: a local
-/// assigned from several roots keeps the first. Also returns the expressions on the right of
-/// those assignments.
+/// assigned from several roots (`src = a;` on one branch, `src = b;` on the other) may point
+/// into each. Also returns the expressions on the right of those assignments.
 fn pointer_aliases(
     module: &Module,
     func: &Function,
-) -> (HashMap<VarId, AliasOf>, HashSet<crate::ir::ExprId>) {
-    let mut out: HashMap<VarId, AliasOf> = HashMap::new();
+) -> (HashMap<VarId, Vec<AliasOf>>, HashSet<crate::ir::ExprId>) {
+    let mut out: HashMap<VarId, Vec<AliasOf>> = HashMap::new();
     let mut sources = HashSet::new();
     let root_of =
         |mut e: crate::ir::ExprId, seen: &mut Vec<crate::ir::ExprId>| -> Option<AliasOf> {
@@ -1516,27 +1524,35 @@ fn pointer_aliases(
         var.ty.is_pointer() && matches!(var.storage, Storage::Local)
     };
     let mut consider = |local: VarId, rhs: crate::ir::ExprId| {
-        if !is_local_pointer(local) || out.contains_key(&local) {
+        if !is_local_pointer(local) {
             return;
         }
         let mut seen = Vec::new();
-        let src = match root_of(rhs, &mut seen) {
-            Some(AliasOf::Var(v)) => Some(out.get(&v).copied().unwrap_or(AliasOf::Var(v))),
-            other => other,
+        let srcs = match root_of(rhs, &mut seen) {
+            Some(AliasOf::Var(v)) => out.get(&v).cloned().unwrap_or(vec![AliasOf::Var(v)]),
+            Some(AliasOf::This) => vec![AliasOf::This],
+            None => return,
         };
-        let outside = match src {
-            Some(AliasOf::This) => true,
-            Some(AliasOf::Var(v)) => {
-                v != local
-                    && matches!(
-                        module.var(v).storage,
-                        Storage::Parameter | Storage::Global | Storage::StaticGlobal
-                    )
+        let mut added = false;
+        for src in srcs {
+            let outside = match src {
+                AliasOf::This => true,
+                AliasOf::Var(v) => {
+                    v != local
+                        && matches!(
+                            module.var(v).storage,
+                            Storage::Parameter | Storage::Global | Storage::StaticGlobal
+                        )
+                }
+            };
+            let roots = out.entry(local).or_default();
+            if outside && !roots.contains(&src) {
+                roots.push(src);
+                added = true;
             }
-            None => false,
-        };
-        if let (true, Some(src)) = (outside, src) {
-            out.insert(local, src);
+        }
+        out.retain(|_, r| !r.is_empty());
+        if added {
             sources.extend(seen);
         }
     };
