@@ -7,6 +7,7 @@ use crate::check::env::items::directive_items;
 use crate::check::env::{CopyKind, Object};
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
+use crate::ir::StmtKind;
 use crate::rewrite::{self, Clause, Insertion, Side};
 use super::{Code, Family, Rule};
 use crate::check::Severity;
@@ -61,14 +62,55 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             let f = cx.module.function(c.func);
             var_set_in(cx.module, f, f.stmt(g.loops[l].stmt).span, *v)
         };
-        // After the loop: copies to the host nobody on the host looks at inside the loop.
-        let after = |l: LoopId| {
-            items.motions.iter().all(|m| {
-                !m.to_device
-                    && !host_touch(l, &m.object)
-                    && !retargeted(l, &m.object)
-                    && names_fixed_in_loop(cx, c.func, l, &m.text)
+        // After the loop: copies to the host nobody on the host looks at inside the loop,
+        // made on every iteration (not under an `if`: `if (t == 1) update from(..)` keeps the
+        // first iteration's results) and after every device write of the loop (else the
+        // host would get later results than the loop left it).
+        let update = fixes::directive_stmt(cx.module, c.dir);
+        let every_iteration = |l: LoopId| {
+            let (Some((_, s)), Some(g)) = (update, cx.facts.cfgs[c.func].as_ref()) else {
+                return false;
+            };
+            let f = cx.module.function(c.func);
+            let tree = crate::ir::stmt_tree::StmtTree::new(f);
+            let top = g.loops[l].stmt;
+            let plain = tree.ancestors(s).take_while(|a| *a != top).all(|a| {
+                matches!(
+                    f.stmt(a).kind,
+                    StmtKind::Compound(_)
+                        | StmtKind::For(_)
+                        | StmtKind::RangeFor { .. }
+                        | StmtKind::While { .. }
+                        | StmtKind::Do { .. }
+                        | StmtKind::Omp { .. }
+                )
+            });
+            plain
+        };
+        let at = cx.module.directive(c.dir).directive.span;
+        let device_write_after = |l: LoopId, o: &Object| {
+            let Some(g) = cx.facts.cfgs[c.func].as_ref() else {
+                return true;
+            };
+            let f = cx.module.function(c.func);
+            cx.facts.accesses_in_loop(c.func, l, o).any(|a| {
+                a.on_device
+                    && a.write
+                    && g.block(a.block)
+                        .nodes
+                        .iter()
+                        .any(|n| f.stmt(n.stmt).span.start >= at.end)
             })
+        };
+        let after = |l: LoopId| {
+            every_iteration(l)
+                && items.motions.iter().all(|m| {
+                    !m.to_device
+                        && !host_touch(l, &m.object)
+                        && !retargeted(l, &m.object)
+                        && !device_write_after(l, &m.object)
+                        && names_fixed_in_loop(cx, c.func, l, &m.text)
+                })
         };
         // Before the loop: nothing in the loop changes the data on either side.
         let before = |l: LoopId| {
