@@ -1397,6 +1397,12 @@ impl<'a> FnInterp<'a> {
                     // A call inside a kernel: all it does happens on the device (a method of
                     // an element, `p[i].set(..)`, writes the data there).
                     self.log(*obj, b, true, kr || hr, kw || hw);
+                    // What it writes it may write, not must (`if (x != axis) shade(img + i)`,
+                    // or part of what it is given): what was copied in may go back unchanged
+                    // where it did not write, so that copy is used.
+                    if (kw || hw) && self.report {
+                        self.consumed.extend(st[*obj].pending_in.iter().copied());
+                    }
                     self.device_access(st, *obj, kr || hr, kw || hw, *span, stmt, true);
                     return;
                 }
