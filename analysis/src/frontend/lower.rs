@@ -2276,7 +2276,9 @@ fn expr_class(c: Cursor<'_>) -> TypeClass {
         | CXType_VariableArray
         | CXType_DependentSizedArray => TypeClass::Array,
         CXType_Record => TypeClass::Record,
-        CXType_Dependent | CXType_Unexposed => TypeClass::Dependent,
+        // (`auto` left undeduced: a declaration in a template initialised from a dependent
+        // expression, `auto p = v.data();`.)
+        CXType_Dependent | CXType_Unexposed | CXType_Auto => TypeClass::Dependent,
         k if BUILTIN_TYPES.contains(&k) || k == CXType_Enum => TypeClass::Scalar,
         _ => TypeClass::Unknown,
     }
@@ -2317,7 +2319,7 @@ fn lower_type(t: lc::Type<'_>, depth: usize) -> Type {
             }
             CXType_Record => TypeKind::Record(canon.spelling()),
             CXType_FunctionProto | CXType_FunctionNoProto => TypeKind::Function,
-            CXType_Dependent | CXType_Unexposed => TypeKind::Dependent,
+            CXType_Dependent | CXType_Unexposed | CXType_Auto => TypeKind::Dependent,
             _ => TypeKind::Other,
         }
     };

@@ -783,12 +783,20 @@ impl<'a> FnInterp<'a> {
                 let var = self.module.var(*v);
                 let ty = var.ty.referent();
                 let first = read.or(write).unwrap_or(span);
+                // A variable of a template's dependent type (`auto p = v.data();`) that a
+                // clause of this function maps as an array section (`p[0:n]`) is a pointer.
+                let dependent_pointer = matches!(ty.kind, TypeKind::Dependent)
+                    && self.items.values().any(|it| {
+                        it.maps
+                            .iter()
+                            .any(|m| &m.object == o && m.section.is_some())
+                    });
                 if items.firstprivate.contains(o) {
                     // Named `firstprivate` by the programmer: the kernel's writes are meant to
                     // stay private (a scratch copy), so the host's old value is not a lost
                     // write (unlike an implicit firstprivate).
                     k.untracked.insert(obj);
-                } else if is_scalar_var(self.module, o) {
+                } else if is_scalar_var(self.module, o) && !dependent_pointer {
                     let mapped = items.scalars_mapped || (combined && items.reductions.contains(o));
                     if mapped {
                         k.implicit
@@ -807,7 +815,7 @@ impl<'a> FnInterp<'a> {
                             k.lost.push((obj, w));
                         }
                     }
-                } else if ty.is_pointer() {
+                } else if ty.is_pointer() || dependent_pointer {
                     k.pointers.push((obj, first));
                 } else {
                     k.implicit

@@ -28,6 +28,8 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             || m.item.clause_items == 0
             || !d.kind.is_offload_kernel()
             || !is_scalar_var(cx.module, &m.item.object)
+            // (`p[0:n]` of a template's dependent `p` is a pointer's data, not a scalar.)
+            || m.item.section.is_some()
             || !m.allocates
             || !seen.insert(m.item.span)
         {
