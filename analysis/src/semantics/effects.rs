@@ -681,16 +681,21 @@ pub fn member_data(a: &Access) -> Option<&str> {
 /// Every value a local pointer of `func` is set to: initialisers, then plain assignments
 /// (`p += k` keeps `p` inside what it pointed to and is not listed), in that order.
 fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir::ExprId)> {
-    let is_local_pointer = |v: VarId| {
+    // A pointer: declared so, or a template's undeduced `auto` set from pointer arithmetic
+    // on a pointer (`auto c = data_col + k;`; not `auto x = a[i]`, a value).
+    let is_local_pointer = |v: VarId, rhs: crate::ir::ExprId| {
         let var = module.var(v);
-        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
+        matches!(var.storage, Storage::Local)
+            && (var.ty.is_pointer()
+                || (matches!(var.ty.kind, TypeKind::Dependent)
+                    && pointer_valued(module, func, rhs)))
     };
     let mut out = Vec::new();
     for st in &func.stmts {
         if let crate::ir::StmtKind::Decl(ds) = &st.kind {
             for (v, init) in ds {
-                if let (true, Some(i)) = (is_local_pointer(*v), init) {
-                    out.push((*v, *i));
+                if let Some(i) = init.filter(|i| is_local_pointer(*v, *i)) {
+                    out.push((*v, i));
                 }
             }
         }
@@ -698,13 +703,30 @@ fn local_pointer_sets(module: &Module, func: &Function) -> Vec<(VarId, crate::ir
     for e in &func.exprs {
         if let ExprKind::Assign(None, l, r) = &e.kind {
             if let ExprKind::Var(v) = func.expr(*l).kind {
-                if is_local_pointer(v) {
+                if is_local_pointer(v, *r) {
                     out.push((v, *r));
                 }
             }
         }
     }
     out
+}
+
+/// `e` is a pointer variable, an address (`&x[k]`), or arithmetic on a pointer variable
+/// (`p + k`, `p - k`), through casts.
+fn pointer_valued(module: &Module, func: &Function, e: crate::ir::ExprId) -> bool {
+    let mut e = func.strip_casts(e);
+    for _ in 0..32 {
+        match &func.expr(e).kind {
+            ExprKind::Var(v) => return module.var(*v).ty.referent().is_pointer(),
+            ExprKind::Unary(crate::ir::UnaryOp::AddrOf, _) => return true,
+            ExprKind::Binary(crate::ir::BinaryOp::Add | crate::ir::BinaryOp::Sub, a, _) => {
+                e = func.strip_casts(*a)
+            }
+            _ => return false,
+        }
+    }
+    false
 }
 
 /// Pointers `func` swaps or rotates (`t = a; a = b; b = t;`): each pointer assigned from
@@ -1519,14 +1541,8 @@ fn pointer_aliases(
             }
             None
         };
-    let is_local_pointer = |v: VarId| {
-        let var = module.var(v);
-        var.ty.is_pointer() && matches!(var.storage, Storage::Local)
-    };
+    // (`local_pointer_sets` gives local pointers only.)
     let mut consider = |local: VarId, rhs: crate::ir::ExprId| {
-        if !is_local_pointer(local) {
-            return;
-        }
         let mut seen = Vec::new();
         let srcs = match root_of(rhs, &mut seen) {
             Some(AliasOf::Var(v)) => out.get(&v).cloned().unwrap_or(vec![AliasOf::Var(v)]),
