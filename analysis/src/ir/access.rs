@@ -362,12 +362,19 @@ impl Collector<'_> {
                     let f = self.module.function(f);
                     f.in_system_header && ELEMENT_ACCESS.contains(&f.name.as_str()) && !f.has_body
                 });
-            let kind = if element_read {
-                AccessKind::Read
+            // `a[i] = s` on a record (`a[i].operator=(s)`): the assignment writes the whole
+            // object and reads nothing of it.
+            let assigns = target.is_some_and(|f| self.module.function(f).name == "operator=");
+            if assigns {
+                self.visit_depth(r, AccessKind::Write, None, d);
             } else {
-                AccessKind::Unknown
-            };
-            self.visit_depth(r, kind, Some(esc), d);
+                let kind = if element_read {
+                    AccessKind::Read
+                } else {
+                    AccessKind::Unknown
+                };
+                self.visit_depth(r, kind, Some(esc), d);
+            }
         }
         let params = target.map(|f| &self.module.function(f).params);
         let printed_from = self.printed_arguments(callee);
