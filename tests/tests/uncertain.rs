@@ -2,8 +2,6 @@
 //! - `device_per_chunk.c`: a function that addresses several devices (`device(d)` in loops)
 //!   has a data environment per device and omplens models one: every correctness finding
 //!   there is a warning that says so, and none offers a fix.
-//! - `library_launcher.c`: a function no function of the file calls launches a kernel on its
-//!   pointer parameters: its caller (elsewhere) is taken to have mapped them.
 
 use omplens_analysis::check::{self, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
@@ -34,21 +32,4 @@ fn findings_in_a_function_addressing_several_devices_are_uncertain_and_unfixed()
         );
         assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
     }
-}
-
-#[test]
-fn a_launcher_without_callers_here_trusts_its_callers_mapping() {
-    let path = program("library_launcher.c");
-    let args = flags::flags_for(&path, None, &[]).expect("flags").args;
-    let source = std::fs::read_to_string(&path).unwrap();
-    let module = lower_file(&path, Some(&source), &args).expect("lowers");
-    let findings = check::check(&module, &source);
-    assert!(
-        findings.is_empty(),
-        "the update copies the kernel's results back: {:?}",
-        findings
-            .iter()
-            .map(|f| (f.code, f.message.clone()))
-            .collect::<Vec<_>>()
-    );
 }

@@ -118,9 +118,6 @@ pub(super) struct FnInterp<'a> {
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
-    /// Some function of the module calls this one (or takes its address): its callers'
-    /// states are its context. Without one, its caller is in another file.
-    called_here: std::cell::OnceCell<bool>,
     /// Local pointers that only point into another variable's data: their accesses are that
     /// variable's (locals that a clause names keep their own).
     aliases: crate::semantics::effects::LocalAliases,
@@ -198,7 +195,6 @@ impl<'a> FnInterp<'a> {
             in_swap: false,
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
-            called_here: std::cell::OnceCell::new(),
             aliases: crate::semantics::effects::LocalAliases {
                 roots: HashMap::new(),
                 sources: Default::default(),
@@ -1134,23 +1130,6 @@ impl<'a> FnInterp<'a> {
     /// Whether `obj`'s presence in state `s` is known: the function owns the data, or it is
     /// a pointer parameter whose every caller in this file knew the presence of what it
     /// passed (`s` came from their contexts, see [`ObjState::presence_known`]).
-    /// Whether some function of the module calls this one or takes its address (computed
-    /// once, when first asked).
-    fn called_here(&self) -> bool {
-        *self.called_here.get_or_init(|| {
-            self.module.functions.iter().any(|g| {
-                g.exprs.iter().any(|e| match &e.kind {
-                    crate::ir::ExprKind::Call {
-                        callee: crate::ir::Callee::Direct(c),
-                        ..
-                    }
-                    | crate::ir::ExprKind::Func(c) => *c == self.id,
-                    _ => false,
-                })
-            })
-        })
-    }
-
     fn presence_known(&self, obj: usize, s: &ObjState) -> bool {
         let Object::Var(v) = &self.objects[obj] else {
             return false;
@@ -1924,23 +1903,6 @@ impl<'a> FnInterp<'a> {
                         name,
                         span,
                     });
-                }
-                // A pointer parameter no caller here gives a context: its caller (in another
-                // file) is taken to have mapped the data, since the kernel works through the
-                // pointer only if so; a later `target update from` then copies the results.
-                let param_without_context = matches!(&self.objects[obj], Object::Var(v)
-                    if self.module.var(*v).storage == Storage::Parameter)
-                    && !self.called_here();
-                if !param_without_context {
-                    continue;
-                }
-                let t = &mut st[obj];
-                if s.counts.must_be_zero() {
-                    t.counts = Counts::SOME;
-                    t.dev = VALID;
-                    t.dev_why = None;
-                } else {
-                    t.counts = Counts(s.counts.0 & Counts::SOME.0);
                 }
                 continue;
             }
