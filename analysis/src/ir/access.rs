@@ -437,17 +437,10 @@ impl Collector<'_> {
     /// An element of data, not a variable: a subscript, a dereference or a member (through
     /// parentheses and casts).
     fn is_element(&self, e: ExprId) -> bool {
-        let mut e = e;
-        for _ in 0..64 {
-            match &self.func.expr(e).kind {
-                ExprKind::Cast(x) => e = *x,
-                ExprKind::Subscript(..)
-                | ExprKind::Member { .. }
-                | ExprKind::Unary(super::UnaryOp::Deref, _) => return true,
-                _ => return false,
-            }
-        }
-        false
+        matches!(
+            self.func.expr(self.func.strip_casts(e)).kind,
+            ExprKind::Subscript(..) | ExprKind::Member { .. } | ExprKind::Unary(UnaryOp::Deref, _)
+        )
     }
 
     /// For a C formatted-output function (`printf`, `fprintf`, `sprintf`, `snprintf`,

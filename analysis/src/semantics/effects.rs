@@ -1561,13 +1561,15 @@ fn pointer_aliases(
                         )
                 }
             };
+            if !outside {
+                continue;
+            }
             let roots = out.entry(local).or_default();
-            if outside && !roots.contains(&src) {
+            if !roots.contains(&src) {
                 roots.push(src);
                 added = true;
             }
         }
-        out.retain(|_, r| !r.is_empty());
         if added {
             sources.extend(seen);
         }

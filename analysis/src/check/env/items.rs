@@ -101,8 +101,8 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
                 .map_or(object.clone(), |m| Object::Member(m.clone())),
             _ => object,
         };
-        // (What the item covers, in its own name's units.)
-        let named_bytes = item_bytes(module, &object, item);
+        // (The object the item names, whose units its bounds are in.)
+        let named = object.clone();
         // `double *d = (double *)h;` then `map(to: d[0:n])`: the data is `h`'s (the
         // analyses follow `d`'s accesses to `h` when no clause names it separately). When
         // `h` points to elements of another size (rows of a 2-D array), the section's bounds
@@ -124,11 +124,7 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
             .get(item.span.start as usize..item.span.end as usize)
             .unwrap_or(&item.base.name)
             .to_string();
-        let bytes = if same_units {
-            item_bytes(module, &object, item)
-        } else {
-            named_bytes
-        };
+        let bytes = item_bytes(module, if same_units { &object } else { &named }, item);
         match &clause.kind {
             ClauseKind::Map {
                 modifiers,

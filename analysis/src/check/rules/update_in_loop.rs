@@ -67,39 +67,31 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // first iteration's results) and after every device write of the loop (else the
         // host would get later results than the loop left it).
         let update = fixes::directive_stmt(cx.module, c.dir);
+        let func = cx.module.function(c.func);
+        let tree = crate::ir::stmt_tree::StmtTree::new(func);
         let every_iteration = |l: LoopId| {
             let (Some((_, s)), Some(g)) = (update, cx.facts.cfgs[c.func].as_ref()) else {
                 return false;
             };
-            let f = cx.module.function(c.func);
-            let tree = crate::ir::stmt_tree::StmtTree::new(f);
             let top = g.loops[l].stmt;
-            let plain = tree.ancestors(s).take_while(|a| *a != top).all(|a| {
-                matches!(
-                    f.stmt(a).kind,
-                    StmtKind::Compound(_)
-                        | StmtKind::For(_)
-                        | StmtKind::RangeFor { .. }
-                        | StmtKind::While { .. }
-                        | StmtKind::Do { .. }
-                        | StmtKind::Omp { .. }
-                )
-            });
-            plain
+            tree.ancestors(s).take_while(|a| *a != top).all(|a| {
+                let k = &func.stmt(a).kind;
+                crate::ir::stmt_tree::is_loop(k)
+                    || matches!(k, StmtKind::Compound(_) | StmtKind::Omp { .. })
+            })
         };
         let at = cx.module.directive(c.dir).directive.span;
         let device_write_after = |l: LoopId, o: &Object| {
             let Some(g) = cx.facts.cfgs[c.func].as_ref() else {
                 return true;
             };
-            let f = cx.module.function(c.func);
             cx.facts.accesses_in_loop(c.func, l, o).any(|a| {
                 a.on_device
                     && a.write
                     && g.block(a.block)
                         .nodes
                         .iter()
-                        .any(|n| f.stmt(n.stmt).span.start >= at.end)
+                        .any(|n| func.stmt(n.stmt).span.start >= at.end)
             })
         };
         let after = |l: LoopId| {
