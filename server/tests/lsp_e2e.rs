@@ -726,6 +726,29 @@ fn an_edit_after_a_pause_is_not_held_back() {
     assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
 }
 
+/// Exit right after an edit, while the file's preamble may still be being made in the
+/// background: status 0 (no abort from LLVM's static destructors under a libclang thread),
+/// and no preamble file left in the temporary directory.
+#[test]
+fn exit_after_an_edit_is_clean() {
+    let tmp = tempfile::tempdir().unwrap();
+    let tmp_path = tmp.path().display().to_string();
+    let mut lsp = Lsp::start_with_env(&[("TMPDIR", &tmp_path)]);
+    lsp.initialize(json!({}), json!({"debounceMs": 0}));
+    let (uri, text) = program("lost_scalar_bug.c");
+    lsp.open(&uri, "c", 1, &text);
+    assert_eq!(lsp.diagnostics(&uri, 1).len(), 1);
+    lsp.change(&uri, 2, json!([{"range": range(0, 0, 0, 0), "text": "\n"}]));
+    assert_eq!(lsp.diagnostics(&uri, 2).len(), 1);
+    let status = lsp.shutdown_and_exit();
+    assert_eq!(status.code(), Some(0), "{status:?}");
+    let left: Vec<String> = std::fs::read_dir(tmp.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(left.is_empty(), "left in TMPDIR: {left:?}");
+}
+
 #[test]
 fn pull_model_configuration() {
     let mut lsp = Lsp::start();

@@ -93,6 +93,19 @@ fn check_version() -> Result<(), String> {
     Ok(())
 }
 
+/// Ends the process with `code` at once, after flushing Rust's standard streams, without
+/// running C++ static destructors or `atexit` handlers: LLVM's would be pulled from under a
+/// libclang thread still at work (a preamble made in the background, an analysis nobody
+/// waits for any more), which aborts with "pure virtual method called".
+pub fn exit_process(code: i32) -> ! {
+    use std::io::Write;
+    let _ = std::io::stdout().flush();
+    let _ = std::io::stderr().flush();
+    // SAFETY: `_exit` takes no pointer and does not return; what the process still owed its
+    // output was flushed above, and files omplens writes are renamed into place whole.
+    unsafe { libc::_exit(code) }
+}
+
 /// `clang_getClangVersion`, e.g. "Debian clang version 19.1.7".
 pub fn version() -> String {
     // SAFETY: takes no handle; the returned string is ours to dispose (`take_string`).

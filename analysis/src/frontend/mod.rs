@@ -51,6 +51,12 @@ pub fn ensure_libclang() -> Result<(), FrontendError> {
     libclang::ensure_loaded().map_err(FrontendError::Libclang)
 }
 
+/// Ends the process with `code` without running LLVM's static destructors (libclang threads
+/// may still be at work): see [`libclang::exit_process`].
+pub fn exit_process(code: i32) -> ! {
+    libclang::exit_process(code)
+}
+
 /// The directory `main` should set as `LIBCLANG_PATH` before it starts any thread, when the
 /// user set none (Debian's libclang 19, if installed). The library itself never sets it.
 pub fn default_libclang_path() -> Option<&'static str> {

@@ -137,6 +137,25 @@ impl TuCache {
         }
     }
 
+    /// Waits at most `limit` until no preamble is being made in the background; whether none
+    /// is (the process may end without pulling libclang from under a build).
+    pub fn settle_within(&self, limit: std::time::Duration) -> bool {
+        let deadline = std::time::Instant::now() + limit;
+        let (count, done) = &*self.pending;
+        let mut n = count.lock().unwrap_or_else(|p| p.into_inner());
+        while *n > 0 {
+            let left = deadline.saturating_duration_since(std::time::Instant::now());
+            if left.is_zero() {
+                return false;
+            }
+            n = done
+                .wait_timeout(n, left)
+                .unwrap_or_else(|p| p.into_inner())
+                .0;
+        }
+        true
+    }
+
     /// Makes a unit with a preamble for `entry` from `contents` on a thread of its own; it
     /// replaces the entry's plain unit if the entry still holds one made with `args`.
     fn make_preamble(
@@ -171,6 +190,9 @@ impl TuCache {
             .name("omplens-preamble".into())
             .spawn(move || {
                 let _pending = pending;
+                // Locals drop before `_pending` counts the build out: the entry (and a unit
+                // not taken) is gone by then, so a settled cache holds every unit it made.
+                let (entry, path, args, contents) = (entry, path, args, contents);
                 if libclang::ensure_loaded().is_err() {
                     return;
                 }
@@ -212,6 +234,13 @@ impl TuCache {
     /// disposed when that lowering ends.
     pub fn forget(&self, path: &str) {
         self.lock_slots().by_path.remove(path);
+    }
+
+    /// Drops every translation unit (the process is ending); as in [`Self::forget`], one
+    /// being lowered right now is disposed when that lowering ends.
+    pub fn clear(&self) {
+        let slots = std::mem::take(&mut self.lock_slots().by_path);
+        drop(slots);
     }
 
     fn lock_slots(&self) -> std::sync::MutexGuard<'_, Slots> {

@@ -109,6 +109,17 @@ impl AnalysisHost {
         }
     }
 
+    /// Ends the host: waits at most `limit` for the preambles being made in the background,
+    /// then drops its translation units (libclang deletes their preamble files). Units that
+    /// running snapshots still use go when those snapshots are dropped.
+    pub fn close(self, limit: std::time::Duration) {
+        if let Some(cache) = db::Db::tu_cache(&self.db) {
+            cache.settle_within(limit);
+            // Snapshots still running hold the cache itself: drop its units now.
+            cache.clear();
+        }
+    }
+
     /// A snapshot to ask questions of; drop it before the next change.
     pub fn analysis(&self) -> Analysis {
         Analysis::new(self.db.clone(), self.files.clone())

@@ -174,6 +174,27 @@ fn lock_host() -> std::sync::MutexGuard<'static, Option<AnalysisHost>> {
     })
 }
 
+/// Ends the server's host before the process exits: waits at most `limit` for it (a change
+/// being applied) and for the preambles being made in the background, then drops the
+/// translation units so that libclang deletes their preamble files.
+pub fn release(limit: std::time::Duration) {
+    let deadline = std::time::Instant::now() + limit;
+    let host = loop {
+        match HOST.try_lock() {
+            Ok(mut g) => break g.take(),
+            // A host poisoned mid-change is dropped all the same.
+            Err(std::sync::TryLockError::Poisoned(p)) => break p.into_inner().take(),
+            Err(std::sync::TryLockError::WouldBlock) if std::time::Instant::now() < deadline => {
+                std::thread::sleep(std::time::Duration::from_millis(5));
+            }
+            Err(std::sync::TryLockError::WouldBlock) => return,
+        }
+    };
+    if let Some(host) = host {
+        host.close(deadline.saturating_duration_since(std::time::Instant::now()));
+    }
+}
+
 /// An analysis stopped because its text was no longer current (a newer edit, new settings,
 /// or the file was closed): nothing of it is to be published.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

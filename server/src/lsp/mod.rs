@@ -23,13 +23,12 @@ mod server;
 mod state;
 mod transport;
 
-use std::process::ExitCode;
 use std::sync::atomic::Ordering;
 use tower_lsp_server::{LspService, Server};
 
 /// Serves LSP on stdin/stdout until the client sends `exit`. Exit status 0 when `shutdown`
 /// came first, 1 otherwise (as the protocol asks).
-pub fn run() -> anyhow::Result<ExitCode> {
+pub fn run() -> anyhow::Result<std::process::ExitCode> {
     // Load libclang once, up front; each analysis thread then attaches the loaded library to
     // itself. A missing libclang is reported per file, not fatal.
     let _ = omplens_analysis::frontend::ensure_libclang();
@@ -47,9 +46,8 @@ pub fn run() -> anyhow::Result<ExitCode> {
     });
     // stdin's reader is a blocking thread that may wait forever for input: don't join it.
     runtime.shutdown_background();
-    Ok(if shut_down {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    analysis::release(std::time::Duration::from_secs(2));
+    // An analysis of a text nobody waits for may still be inside libclang: leave without
+    // running LLVM's static destructors under it.
+    omplens_analysis::frontend::exit_process(if shut_down { 0 } else { 1 })
 }
