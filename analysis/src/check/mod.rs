@@ -9,6 +9,7 @@
 pub mod config;
 pub mod env;
 mod fixes;
+mod headers;
 pub mod rules;
 pub mod suppress;
 
@@ -113,6 +114,7 @@ pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Fin
             });
         }
     }
+    headers::place_in_main_file(module, source, &mut out);
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out

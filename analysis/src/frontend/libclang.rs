@@ -477,6 +477,40 @@ impl TranslationUnit {
         out
     }
 
+    /// For every file the unit includes: the main-file offset of the `#include` that brings
+    /// it in (directly, or through the headers that include it).
+    pub fn include_sites(&self) -> std::collections::HashMap<String, u32> {
+        extern "C" fn visit(
+            file: CXFile,
+            stack: *mut CXSourceLocation,
+            len: c_uint,
+            data: CXClientData,
+        ) {
+            // (The main file is the one with no inclusion stack.)
+            if len == 0 || stack.is_null() {
+                return;
+            }
+            // SAFETY: `data` is the map passed below, alive for the whole call of
+            // `clang_getInclusions`, which calls back on this thread only; `file` is live and
+            // `stack` holds `len` locations, the last one in the main file.
+            unsafe {
+                let out = &mut *(data as *mut std::collections::HashMap<String, u32>);
+                let (_, at) = expansion(*stack.add(len as usize - 1));
+                out.insert(take_string(clang_getFileName(file)), at);
+            }
+        }
+        let mut out = std::collections::HashMap::new();
+        // SAFETY: `self.tu` is live; the callback only writes to `out` through `data`.
+        unsafe {
+            clang_getInclusions(
+                self.tu,
+                visit,
+                &mut out as *mut std::collections::HashMap<String, u32> as CXClientData,
+            )
+        };
+        out
+    }
+
     /// The cursor of the whole translation unit, the root of its declarations.
     pub fn cursor(&self) -> Cursor<'_> {
         // SAFETY: `self.tu` is live for the borrow the cursor carries.

@@ -110,6 +110,8 @@ pub(super) struct Lowerer<'a> {
     header: Option<HeaderBody<'a>>,
     /// The band number of each header whose bodies were lowered with their directives.
     header_bands: HashMap<String, u32>,
+    /// Where the main file includes each header (asked of libclang when a band is first made).
+    include_sites: Option<HashMap<String, u32>>,
     /// The bodies of the lambdas being lowered at their calls (no lambda inside itself).
     inlined_lambdas: Vec<Cursor<'a>>,
     /// The lambdas of the function being lowered held in a local variable that is only ever
@@ -177,6 +179,7 @@ impl<'a> Lowerer<'a> {
             tu: None,
             header: None,
             header_bands: HashMap::new(),
+            include_sites: None,
             inlined_lambdas: Vec::new(),
             called_lambdas: Vec::new(),
             headers: HeaderWalk::Record {
@@ -668,10 +671,27 @@ impl<'a> Lowerer<'a> {
         if whole.src.text.len() >= crate::ir::header_band::WIDTH as usize {
             return None;
         }
-        let next = self.header_bands.len() as u32;
-        let band = *self.header_bands.entry(path.clone()).or_insert(next);
-        let base = crate::ir::header_band::base(band)?;
         let tu = self.tu?;
+        let band = match self.header_bands.get(&path) {
+            Some(&band) => band,
+            None => {
+                let band = self.header_bands.len() as u32;
+                crate::ir::header_band::base(band)?;
+                let included_at = self
+                    .include_sites
+                    .get_or_insert_with(|| tu.include_sites())
+                    .get(&path)
+                    .copied();
+                self.header_bands.insert(path.clone(), band);
+                self.module.headers.push(crate::ir::HeaderSource {
+                    path: path.clone(),
+                    lines: crate::text::LineIndex::new(&whole.src.text),
+                    included_at,
+                });
+                band
+            }
+        };
+        let base = crate::ir::header_band::base(band)?;
         let skipped = self
             .header_skipped
             .entry(path.clone())

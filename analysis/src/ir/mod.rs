@@ -71,6 +71,30 @@ pub struct Module {
     /// bytes), where every store the project shows agrees (`semantics::member_lengths`, set
     /// by `project::attach_member_lengths`).
     pub member_lengths: std::collections::BTreeMap<(String, String), (String, i64)>,
+    /// The project headers whose bodies were lowered with their directives: header `n` holds
+    /// the positions of band `n` ([`header_band`]).
+    pub headers: Vec<HeaderSource>,
+}
+
+/// A project header some of whose function bodies were lowered, positions in its band.
+#[derive(Clone, Debug, PartialEq)]
+pub struct HeaderSource {
+    pub path: String,
+    /// Its lines, as it was read.
+    pub lines: LineIndex,
+    /// The main-file offset of the `#include` that brings it in (directly or through other
+    /// headers), if libclang told.
+    pub included_at: Option<u32>,
+}
+
+impl HeaderSource {
+    /// The file's name without its directories (messages name no absolute path).
+    pub fn name(&self) -> &str {
+        std::path::Path::new(&self.path)
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or(&self.path)
+    }
 }
 
 /// The callee name under which a lambda followed at its call passes what its code under a
@@ -134,6 +158,12 @@ impl Module {
             .filter(|d| d.severity == Severity::Error)
     }
     /// 1-based line and column (in bytes) of a file offset.
+    /// For a position in a header's band: the header and the byte offset in it.
+    pub fn header_at(&self, offset: u32) -> Option<(&HeaderSource, u32)> {
+        let o = offset.checked_sub(header_band::FIRST)?;
+        let h = self.headers.get((o / header_band::WIDTH) as usize)?;
+        Some((h, o % header_band::WIDTH))
+    }
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         self.lines.line_col(offset)
     }
@@ -141,7 +171,9 @@ impl Module {
     /// incremental layer, [`crate::db`]) the line is not known yet: a marker holding the
     /// offset stands in until [`crate::text::resolve_line_refs`] maps it to the real file.
     pub fn line_ref(&self, offset: u32) -> String {
-        if self.piece {
+        if let Some((h, o)) = self.header_at(offset) {
+            format!("{} of `{}`", h.lines.line_col(o).0, h.name())
+        } else if self.piece {
             crate::text::line_marker(offset)
         } else {
             self.line_col(offset).0.to_string()
