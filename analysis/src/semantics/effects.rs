@@ -808,6 +808,133 @@ fn swap_groups_of(module: &Module, func: &Function, calls: bool) -> HashMap<VarI
     group
 }
 
+/// A statement after which two pointers hold each other's former value: the last of
+/// `t = a; a = b; b = t;` (three consecutive statements of a block, `t` declared there or
+/// assigned), or a call `std::swap(a, b)` or of a function that exchanges its two parameters.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactSwap {
+    pub at: crate::ir::StmtId,
+    pub a: VarId,
+    pub b: VarId,
+}
+
+/// The exchanges of `func` whose swap groups ([`swap_groups`]) they explain whole: every copy
+/// between the group's pointers is part of one of them. After such an exchange the data
+/// each pointer names is exactly the data the other named before, so the interpretation can
+/// exchange what it knows of the two instead of taking every write through one as a possible
+/// write through the other.
+pub fn exact_swaps(module: &Module, func: &Function) -> Vec<ExactSwap> {
+    use crate::ir::{ExprId, StmtKind};
+    let groups = swap_groups(module, func);
+    if groups.is_empty() {
+        return Vec::new();
+    }
+    let pointer_var = |e: ExprId| {
+        func.var_through_casts(e)
+            .filter(|v| module.var(*v).ty.referent().is_pointer())
+    };
+    let assign = |s: crate::ir::StmtId| -> Option<(ExprId, VarId, VarId)> {
+        match func.stmt(s).kind {
+            StmtKind::Expr(e) => match func.expr(e).kind {
+                ExprKind::Assign(None, l, r) => Some((e, pointer_var(l)?, pointer_var(r)?)),
+                _ => None,
+            },
+            _ => None,
+        }
+    };
+    // `swap(a, b)` of two pointers, anywhere.
+    let swap_of = |e: ExprId| -> Option<(VarId, VarId)> {
+        let ExprKind::Call { callee, args, .. } = &func.expr(e).kind else {
+            return None;
+        };
+        let name = match callee {
+            crate::ir::Callee::Direct(c) => module.function(*c).name.as_str(),
+            crate::ir::Callee::Named(n) => n.rsplit("::").next().unwrap_or(n),
+            crate::ir::Callee::Indirect(_) => "",
+        };
+        if args.len() != 2 || !(name == "swap" || swaps_its_parameters(module, callee)) {
+            return None;
+        }
+        Some((pointer_var(args[0])?, pointer_var(args[1])?))
+    };
+    let swap_call = |s: crate::ir::StmtId| -> Option<(ExprId, VarId, VarId)> {
+        let StmtKind::Expr(e) = func.stmt(s).kind else {
+            return None;
+        };
+        swap_of(e).map(|(a, b)| (e, a, b))
+    };
+    let mut sites = Vec::new();
+    // The copies and temporaries the sites explain.
+    let mut explained: HashSet<ExprId> = HashSet::new();
+    let mut temps: HashMap<VarId, usize> = HashMap::new();
+    for st in func.stmts.iter() {
+        let StmtKind::Compound(list) = &st.kind else {
+            continue;
+        };
+        for (i, &s) in list.iter().enumerate() {
+            if let Some((e, a, b)) = swap_call(s) {
+                if a != b {
+                    sites.push(ExactSwap { at: s, a, b });
+                    explained.insert(e);
+                }
+                continue;
+            }
+            let [s1, s2, s3] = match list.get(i..i + 3) {
+                Some(&[s1, s2, s3]) => [s1, s2, s3],
+                _ => continue,
+            };
+            // `t = a` or `T *t = a`.
+            let first = match &func.stmt(s1).kind {
+                StmtKind::Decl(ds) => match ds[..] {
+                    [(t, Some(init))] => pointer_var(init).map(|a| (None, t, a)),
+                    _ => None,
+                },
+                _ => assign(s1).map(|(e, t, a)| (Some(e), t, a)),
+            };
+            let (Some((e1, t, a)), Some((e2, a2, b)), Some((e3, b2, t2))) =
+                (first, assign(s2), assign(s3))
+            else {
+                continue;
+            };
+            if a2 != a || b2 != b || t2 != t || a == b || t == a || t == b {
+                continue;
+            }
+            sites.push(ExactSwap { at: s3, a, b });
+            explained.extend(e1);
+            explained.extend([e2, e3]);
+            // The temporary's own uses: read at `b = t`, and written at `t = a`.
+            temps.insert(t, 1 + usize::from(e1.is_some()));
+        }
+    }
+    // A group with a copy no site explains (`a = b` alone, a temporary read again) keeps
+    // the weak model: which data a pointer names then depends on more than the exchanges.
+    let mut unexplained: HashSet<usize> = HashSet::new();
+    let mut uses: HashMap<VarId, usize> = HashMap::new();
+    for (id, ex) in func.exprs.iter_enumerated() {
+        if let ExprKind::Var(v) = ex.kind {
+            *uses.entry(v).or_default() += 1;
+        }
+        let pair = match &ex.kind {
+            ExprKind::Assign(None, l, r) => pointer_var(*l).zip(pointer_var(*r)),
+            _ => swap_of(id),
+        };
+        if let Some((x, y)) = pair.filter(|_| !explained.contains(&id)) {
+            unexplained.extend(groups.get(&x));
+            unexplained.extend(groups.get(&y));
+        }
+    }
+    for (t, n) in &temps {
+        if uses.get(t).copied().unwrap_or(0) != *n {
+            unexplained.extend(groups.get(t));
+        }
+    }
+    sites.retain(|s| {
+        let (ga, gb) = (groups.get(&s.a), groups.get(&s.b));
+        ga.is_some() && ga == gb && ga.is_some_and(|g| !unexplained.contains(g))
+    });
+    sites
+}
+
 /// Whether `callee` has a body that exchanges its two parameters, references to pointers
 /// (`void swap_ptr(float *&a, float *&b) { float *t = a; a = b; b = t; }`).
 fn swaps_its_parameters(module: &Module, callee: &crate::ir::Callee) -> bool {

@@ -115,6 +115,9 @@ pub(super) struct FnInterp<'a> {
     swaps: HashMap<crate::ir::VarId, usize>,
     /// Applying such a weak update (it does not spread further).
     in_swap: bool,
+    /// Exact exchanges ([`crate::semantics::effects::exact_swaps`]): after the statement, the
+    /// two objects exchange their states (their groups are not in `swaps`).
+    exchanges: HashMap<StmtId, (usize, usize)>,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
@@ -193,6 +196,7 @@ impl<'a> FnInterp<'a> {
             unproven: Vec::new(),
             swaps: crate::semantics::effects::swap_groups(module, func),
             in_swap: false,
+            exchanges: HashMap::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
             aliases: crate::semantics::effects::LocalAliases {
@@ -281,7 +285,77 @@ impl<'a> FnInterp<'a> {
             })
             .collect();
         f.kernels = f.find_kernels();
+        f.exchanges = f.exact_exchanges();
         f
+    }
+
+    /// The exact swaps of the function whose two pointers are both tracked, outside kernels,
+    /// and that every data region around them maps alike (a region's end unmaps the data its
+    /// start mapped, whatever the pointers hold by then: an exchange must not change what it
+    /// copies back). A group with one swap that fails keeps the weak model; the others leave
+    /// `swaps`.
+    fn exact_exchanges(&mut self) -> HashMap<StmtId, (usize, usize)> {
+        let sites = crate::semantics::effects::exact_swaps(self.module, self.func);
+        let mut failed: BTreeSet<usize> = BTreeSet::new();
+        let mut ok = Vec::new();
+        for s in &sites {
+            let Some(&g) = self.swaps.get(&s.a) else {
+                continue;
+            };
+            let objs = (
+                self.index.get(&Object::Var(s.a)).copied(),
+                self.index.get(&Object::Var(s.b)).copied(),
+            );
+            let (Some(i), Some(j)) = objs else {
+                failed.insert(g);
+                continue;
+            };
+            if self.kernel_of(s.at).is_some() || !self.regions_map_alike(s) {
+                failed.insert(g);
+                continue;
+            }
+            ok.push((g, s.at, i, j));
+        }
+        let mut out = HashMap::new();
+        for (g, at, i, j) in ok {
+            if !failed.contains(&g) {
+                out.insert(at, (i, j));
+                self.swaps.retain(|_, h| *h != g);
+            }
+        }
+        out
+    }
+
+    /// Whether every `target data` region of the function around `s` maps its two pointers
+    /// alike: neither, or both with the same copy back and the same section.
+    fn regions_map_alike(&self, s: &crate::semantics::effects::ExactSwap) -> bool {
+        let at = self.func.stmt(s.at).span;
+        let name = |v: crate::ir::VarId| self.module.var(v).name.clone();
+        let (na, nb) = (name(s.a), name(s.b));
+        self.items.iter().all(|(&d, items)| {
+            let info = self.module.directive(d);
+            let Some(body) = info.governs else {
+                return true;
+            };
+            if !within(self.func.stmt(body).span, at) {
+                return true;
+            }
+            let item = |v: crate::ir::VarId, n: &str| {
+                items
+                    .maps
+                    .iter()
+                    .find(|m| m.object == Object::Var(v))
+                    .map(|m| {
+                        let from = matches!(m.map_type, MapType::From | MapType::ToFrom);
+                        (from, m.text.strip_prefix(n).map(str::to_string))
+                    })
+            };
+            match (item(s.a, &na), item(s.b, &nb)) {
+                (None, None) => true,
+                (Some((fa, Some(sa))), Some((fb, Some(sb)))) => fa == fb && sa == sb,
+                _ => false,
+            }
+        })
     }
 
     /// The call of `callee`, passing data with `effect`, when omplens cannot see what it does
@@ -1263,6 +1337,13 @@ impl<'a> FnInterp<'a> {
                     };
                     for e in evs {
                         self.event(st, &e, on_device, stmt, b, untracked.as_ref());
+                    }
+                    let last_of_stmt = self.g.blocks[b]
+                        .nodes
+                        .get(ni + 1)
+                        .is_none_or(|n| n.stmt != stmt);
+                    if let Some(&(i, j)) = self.exchanges.get(&stmt).filter(|_| last_of_stmt) {
+                        st.exchange(i, j);
                     }
                 }
             }

@@ -166,6 +166,10 @@ impl State {
     pub fn iter(&self) -> impl Iterator<Item = &ObjState> {
         self.0.iter().map(|s| &**s)
     }
+    /// Objects `i` and `j` exchange what is known of them (two pointers swapped their data).
+    pub fn exchange(&mut self, i: usize, j: usize) {
+        self.0.swap(i, j);
+    }
 }
 
 impl FromIterator<ObjState> for State {
