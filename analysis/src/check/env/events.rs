@@ -2146,7 +2146,7 @@ impl<'a> FnInterp<'a> {
                     certain,
                     in_loop,
                 );
-                if !may0 && s.dev == VALID && s.opaque.is_none() {
+                if !may0 && s.dev == VALID && s.opaque.is_none() && !s.partial_sync {
                     self.fact(
                         obj,
                         m.span,
@@ -2179,6 +2179,10 @@ impl<'a> FnInterp<'a> {
         }
         next.dev = dev;
         next.dev_why = if dev & STALE != 0 { dev_why } else { None };
+        // A copy in of the mapped item, on every path, moves all of it.
+        if happens && !may_p {
+            next.partial_sync = false;
+        }
         next.counts = s.counts.inc();
         if enter_data {
             next.entered = Some(d);
@@ -2299,6 +2303,24 @@ impl<'a> FnInterp<'a> {
     /// The entering item (`enter data` directive `entered`, this function's) and the copied
     /// section, when exit item `m` names a part strictly inside what was entered, both with
     /// constant bounds (`c[0:C/2]` of `c[0:C]`, `C` a macro).
+    /// Whether update item `m` moves all of its data as far as omplens can tell: it names
+    /// no section, or the section some map clause of the function maps the data with.
+    fn moves_whole(&self, m: &MotionItem) -> bool {
+        let section = |text: &str| -> Option<String> {
+            let at = text.find('[')?;
+            Some(text[at..].chars().filter(|c| !c.is_whitespace()).collect())
+        };
+        let Some(moved) = section(&m.text) else {
+            return true;
+        };
+        self.items.values().any(|items| {
+            items
+                .maps
+                .iter()
+                .any(|x| x.object == m.object && section(&x.text).as_ref() == Some(&moved))
+        })
+    }
+
     fn partial_exit(&self, m: &MapItem, entered: Option<DirId>) -> Option<(Span, Section)> {
         let e = self
             .items
@@ -2394,9 +2416,16 @@ impl<'a> FnInterp<'a> {
             return;
         }
         let certain = s.counts.must_be_present();
-        // Both copies agree already, whichever way it copies.
-        let redundant = s.dev == VALID && s.host == VALID && s.opaque.is_none();
+        // Both copies agree already, whichever way it copies (on all of the data: not after
+        // a copy of a part only).
+        let redundant = s.dev == VALID && s.host == VALID && s.opaque.is_none() && !s.partial_sync;
         let mut next = s.clone();
+        let whole = self.moves_whole(m);
+        next.partial_sync = if certain {
+            !whole
+        } else {
+            s.partial_sync || !whole
+        };
         if self.report {
             let c = self.record_copy(
                 key,

@@ -69,6 +69,11 @@ pub struct ObjState {
     /// a call passes to its callee when the caller owns the data or knew its presence from its
     /// own callers; a callee judges its parameters' presence only then.
     pub presence_known: bool,
+    /// The last copy between the two sides may have moved only part of the data (an update
+    /// of a section other than the one the data is mapped with): where both copies are
+    /// valid, they agree on that part only as far as omplens knows, so another copy is not
+    /// redundant.
+    pub partial_sync: bool,
 }
 
 /// A call omplens cannot see into, and where it is called. `what` says why, as a clause:
@@ -93,6 +98,7 @@ impl ObjState {
             last_out: None,
             opaque: None,
             presence_known: false,
+            partial_sync: false,
         }
     }
 
@@ -118,6 +124,7 @@ impl ObjState {
             self.opaque = o.opaque.clone();
         }
         self.presence_known &= o.presence_known;
+        self.partial_sync |= o.partial_sync;
     }
 
     /// Whether joining `o` into this state would change nothing.
@@ -133,6 +140,7 @@ impl ObjState {
             && (self.last_out.is_none() || self.last_out == o.last_out)
             && (self.opaque.is_some() || o.opaque.is_none())
             && (!self.presence_known || o.presence_known)
+            && (self.partial_sync || !o.partial_sync)
     }
 }
 
