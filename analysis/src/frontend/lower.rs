@@ -220,9 +220,13 @@ impl<'a> Lowerer<'a> {
 
     /// Lowers the unit's declarations; `replay`: the project headers' declarations of a
     /// unit whose walk meets only local ones, lowered first, as a whole walk meets them.
-    pub(super) fn lower_tu(&mut self, tu: &'a TranslationUnit, replay: Option<&[DeclAt]>) {
+    pub(super) fn lower_tu(
+        &mut self,
+        tu: &'a TranslationUnit,
+        top: Vec<Cursor<'a>>,
+        replay: Option<&[DeclAt]>,
+    ) {
         self.tu = Some(tu);
-        let top = tu.cursor().children();
         if let Some(decls) = replay {
             // The record holds every project-header declaration before the main file's
             // first; those parsed after the preamble (a header included past where clang
@@ -677,11 +681,15 @@ impl<'a> Lowerer<'a> {
             None => {
                 let band = self.header_bands.len() as u32;
                 crate::ir::header_band::base(band)?;
-                let included_at = self
-                    .include_sites
-                    .get_or_insert_with(|| tu.include_sites())
-                    .get(&path)
-                    .copied();
+                // The main file's own `#include` of it, read from the text; libclang's
+                // inclusion stacks (slow after a preamble: every file of it is visited) only
+                // for a header included through another.
+                let included_at = include_directive_of(&self.src.text, &path).or_else(|| {
+                    self.include_sites
+                        .get_or_insert_with(|| tu.include_sites())
+                        .get(&path)
+                        .copied()
+                });
                 self.header_bands.insert(path.clone(), band);
                 self.module.headers.push(crate::ir::HeaderSource {
                     path: path.clone(),
@@ -2429,4 +2437,55 @@ fn member_assignments(
         }
     }
     out
+}
+
+/// The offset of the main file's `#include` line whose file name `header`'s path ends with
+/// (at a `/` boundary, `./` and `../` parts compared as written), if one does.
+fn include_directive_of(main: &str, header: &str) -> Option<u32> {
+    let header = header.replace('\\', "/");
+    let mut at = 0usize;
+    for line in main.split_inclusive('\n') {
+        let start = at;
+        at += line.len();
+        let rest = line.trim_start();
+        let Some(rest) = rest.strip_prefix('#') else {
+            continue;
+        };
+        let Some(rest) = rest.trim_start().strip_prefix("include") else {
+            continue;
+        };
+        let rest = rest.trim_start();
+        let close = match rest.chars().next() {
+            Some('"') => '"',
+            Some('<') => '>',
+            _ => continue,
+        };
+        let Some(name) = rest[1..].split(close).next().filter(|n| !n.is_empty()) else {
+            continue;
+        };
+        let name = name.trim_start_matches("./");
+        if header == name || header.ends_with(&format!("/{name}")) {
+            return u32::try_from(start).ok();
+        }
+    }
+    None
+}
+
+#[cfg(test)]
+mod include_directive_tests {
+    use super::include_directive_of;
+
+    #[test]
+    fn the_main_files_own_include_line_is_found_by_the_headers_path() {
+        let main =
+            "// top\n#include <stdio.h>\n  #  include \"./k.h\"\n#include \"../other/ref.h\"\n";
+        assert_eq!(include_directive_of(main, "/p/src/k.h"), Some(26));
+        assert_eq!(
+            include_directive_of(main, "/p/src/../other/ref.h"),
+            Some(47)
+        );
+        // A name that only ends the same way is not the header; nor is a header it lacks.
+        assert_eq!(include_directive_of(main, "/p/src/kk.h"), None);
+        assert_eq!(include_directive_of(main, "/usr/include/stdlib.h"), None);
+    }
 }

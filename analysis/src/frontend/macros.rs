@@ -11,7 +11,7 @@
 //! bounded: an expansion deeper or longer than the limits gives up (the text stays as
 //! written).
 
-use super::libclang::TranslationUnit;
+use super::libclang::Cursor;
 use crate::text::scan::{is_ident_byte, regions, splice_end, RegionKind};
 use crate::text::Span;
 use std::collections::HashMap;
@@ -61,11 +61,9 @@ pub struct Macros {
 /// and the extent.
 pub type MacroAt = (String, u32, u32);
 
-/// The definitions a walk of `tu`'s top level meets, in its order.
-pub fn definitions(tu: &TranslationUnit) -> Vec<MacroAt> {
-    tu.cursor()
-        .children()
-        .into_iter()
+/// The definitions among `top`, a walk of a unit's top level, in its order.
+pub fn definitions(top: &[Cursor<'_>]) -> Vec<MacroAt> {
+    top.iter()
         .filter(|c| c.kind() == clang_sys::CXCursor_MacroDefinition && !c.in_system_header())
         .filter_map(|c| c.file_extent())
         .collect()

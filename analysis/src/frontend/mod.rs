@@ -269,7 +269,10 @@ fn lower_walk(
     let skipped = libclang::skipped_ranges(tu, path_str);
     // The macro definitions a walk of the whole unit meets; for a unit that walks only its
     // local declarations, the record's before its own (see `header_decls`).
-    let definitions = macros::definitions(tu);
+    // One walk of the top level serves the macros and the lowering (it is long: every
+    // preprocessing entity of the main file comes up in it).
+    let top = tu.cursor().children();
+    let definitions = macros::definitions(&top);
     let definitions = match walk {
         Walk::Replay(h) => h.macros_before(definitions),
         _ => Some(definitions),
@@ -288,6 +291,7 @@ fn lower_walk(
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
     lowerer.lower_tu(
         tu,
+        top,
         match walk {
             Walk::Replay(h) => Some(&h.decls),
             _ => None,
