@@ -1021,6 +1021,22 @@ impl<'a> FnInterp<'a> {
                     .any(|l| l.header == b && runs_once(self.module, self.func, l))
             })
             .collect();
+        // Per loop header: the objects the loop fills whole on any trip count
+        // (`fills::fills_whole_allocation`); at its exit they take the iterations' state.
+        let filled: IndexVec<BlockId, Vec<usize>> = self
+            .g
+            .blocks
+            .indices()
+            .map(|b| {
+                self.g
+                    .loops
+                    .iter()
+                    .filter(|l| l.header == b && !once[b])
+                    .flat_map(|l| super::fills::fills_whole_allocation(self.module, self.id, l))
+                    .filter_map(|v| self.index.get(&Object::Var(v)).copied())
+                    .collect()
+            })
+            .collect();
         let in_loop_of = |b: BlockId, header: BlockId| {
             self.g.blocks[b].loop_id.is_some_and(|l| {
                 self.g
@@ -1057,17 +1073,28 @@ impl<'a> FnInterp<'a> {
                 continue;
             };
             self.block(b, &mut st);
-            // Only a loop that runs at least once leaves with a state of its own.
+            // Only a loop that runs at least once leaves with a state of its own; one that
+            // fills objects whole leaves with their state from the iterations.
             let exit_state = if once[b] {
                 around[b].clone().map(|mut a| {
                     self.block(b, &mut a);
                     a
                 })
+            } else if !filled[b].is_empty() {
+                around[b].clone().map(|mut a| {
+                    self.block(b, &mut a);
+                    let mut e = st.clone();
+                    for &o in &filled[b] {
+                        e.take_from(o, &a);
+                    }
+                    e
+                })
             } else {
                 None
             };
+            let own_exit = once[b] || !filled[b].is_empty();
             for s in self.g.blocks[b].succs.clone() {
-                let leaves = once[b] && !in_loop_of(s, b);
+                let leaves = own_exit && !in_loop_of(s, b);
                 let out = if leaves {
                     exit_state.as_ref()
                 } else {
@@ -1075,7 +1102,7 @@ impl<'a> FnInterp<'a> {
                 };
                 let Some(out) = out else { continue };
                 let mut changed = merge(&mut ins[s], out);
-                if once[s] && in_loop_of(b, s) {
+                if (once[s] || !filled[s].is_empty()) && in_loop_of(b, s) {
                     changed |= merge(&mut around[s], out);
                 }
                 if changed && !queued[s] {

@@ -10,6 +10,7 @@
 //! not mapped, the callee maps it itself and the effect is seen on the host.
 
 mod events;
+mod fills;
 pub mod items;
 pub mod state;
 

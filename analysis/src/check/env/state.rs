@@ -174,6 +174,10 @@ impl State {
     pub fn iter(&self) -> impl Iterator<Item = &ObjState> {
         self.0.iter().map(|s| &**s)
     }
+    /// Object `i` takes its state from `other`.
+    pub fn take_from(&mut self, i: usize, other: &State) {
+        self.0[i] = other.0[i].clone();
+    }
     /// Objects `i` and `j` exchange what is known of them (two pointers swapped their data).
     pub fn exchange(&mut self, i: usize, j: usize) {
         self.0.swap(i, j);
