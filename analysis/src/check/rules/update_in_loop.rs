@@ -62,6 +62,21 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             let f = cx.module.function(c.func);
             var_set_in(cx.module, f, f.stmt(g.loops[l].stmt).span, *v)
         };
+        // The data under another name the interpretation does not follow (`int *d_val =
+        // &val;`): any use of that name in the loop is a use of the data.
+        let other_name_in_loop = |l: LoopId, o: &Object| {
+            let (Object::Var(v), Some(g)) = (o, cx.facts.cfgs[c.func].as_ref()) else {
+                return false;
+            };
+            let f = cx.module.function(c.func);
+            let span = f.stmt(g.loops[l].stmt).span;
+            let names = address_sources(cx.module, f, *v);
+            f.exprs.iter().any(|e| {
+                matches!(e.kind, crate::ir::ExprKind::Var(x) if names.contains(&x))
+                    && span.start <= e.span.start
+                    && e.span.end <= span.end
+            })
+        };
         // After the loop: copies to the host nobody on the host looks at inside the loop,
         // made on every iteration (not under an `if`: `if (t == 1) update from(..)` keeps the
         // first iteration's results) and after every device write of the loop (else the
@@ -99,6 +114,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 && items.motions.iter().all(|m| {
                     !m.to_device
                         && !host_touch(l, &m.object)
+                        && !other_name_in_loop(l, &m.object)
                         && !retargeted(l, &m.object)
                         && !device_write_after(l, &m.object)
                         && names_fixed_in_loop(cx, c.func, l, &m.text)
@@ -111,6 +127,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 .iter()
                 .all(|m| {
                     !writes(l, &m.object)
+                        && !other_name_in_loop(l, &m.object)
                         && !retargeted(l, &m.object)
                         && names_fixed_in_loop(cx, c.func, l, &m.text)
                 })
@@ -186,3 +203,44 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     out
 }
 
+/// The variables whose storage pointer `v` is set to point into by taking their address
+/// (`int *d = &val;`, `double *row = &a[k];`, `p = arr` of an array): the data's other names.
+fn address_sources(
+    module: &crate::ir::Module,
+    func: &crate::ir::Function,
+    v: crate::ir::VarId,
+) -> Vec<crate::ir::VarId> {
+    use crate::ir::{ExprKind, TypeKind, UnaryOp};
+    let root = |mut e: crate::ir::ExprId| loop {
+        match &func.expr(func.strip_casts(e)).kind {
+            ExprKind::Subscript(b, _) => e = *b,
+            ExprKind::Member { base: Some(b), arrow: false, .. } => e = *b,
+            ExprKind::Var(x) => return Some(*x),
+            _ => return None,
+        }
+    };
+    let source = |r: crate::ir::ExprId| match &func.expr(func.strip_casts(r)).kind {
+        ExprKind::Unary(UnaryOp::AddrOf, x) => root(*x),
+        ExprKind::Var(x) if matches!(module.var(*x).ty.kind, TypeKind::Array { .. }) => Some(*x),
+        _ => None,
+    };
+    let mut out: Vec<crate::ir::VarId> = func
+        .exprs
+        .iter()
+        .filter_map(|e| match e.kind {
+            ExprKind::Assign(None, l, r) if func.var_through_casts(l) == Some(v) => source(r),
+            _ => None,
+        })
+        .collect();
+    for st in func.stmts.iter() {
+        if let StmtKind::Decl(ds) = &st.kind {
+            out.extend(
+                ds.iter()
+                    .filter(|(x, _)| *x == v)
+                    .filter_map(|(_, init)| init.and_then(source)),
+            );
+        }
+    }
+    out.retain(|&x| x != v);
+    out
+}
