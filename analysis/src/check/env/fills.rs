@@ -4,7 +4,9 @@
 //! allocation of exactly `n` elements: if the loop runs at all it writes them all, and if it
 //! runs zero times then `n <= 0` and `a` has no element whose copy could be stale. So for
 //! `a`, the loop's zero-trip path is not a path on which `a` keeps its old state (the
-//! interpretation takes `a`'s state at the loop's exit from the iterations only).
+//! interpretation takes `a`'s state at the loop's exit from the iterations only). Iterations
+//! that skip the write (`continue` before it) or leave early (`break`) still bring their
+//! state: only the zero-trip path is dropped.
 
 use crate::ir::{BinaryOp, ExprId, ExprKind, FuncId, Module, StmtKind, UnaryOp, VarId};
 use crate::semantics::symbolic::Poly;
