@@ -90,11 +90,16 @@ pub struct HeaderSource {
 impl HeaderSource {
     /// The file's name without its directories (messages name no absolute path).
     pub fn name(&self) -> &str {
-        std::path::Path::new(&self.path)
-            .file_name()
-            .and_then(|n| n.to_str())
-            .unwrap_or(&self.path)
+        file_name(&self.path)
     }
+}
+
+/// A path's file name without its directories (messages name no absolute path).
+pub fn file_name(path: &str) -> &str {
+    std::path::Path::new(path)
+        .file_name()
+        .and_then(|n| n.to_str())
+        .unwrap_or(path)
 }
 
 /// The callee name under which a lambda followed at its call passes what its code under a
@@ -310,12 +315,7 @@ impl Function {
     /// absolute path).
     pub fn launches_in_file(&self) -> Option<&str> {
         let f = self.external.as_ref().filter(|x| x.launches)?.file.as_str();
-        Some(
-            std::path::Path::new(f)
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or(f),
-        )
+        Some(file_name(f))
     }
     /// `e` without the casts around it (`(double *)p` is `p`).
     pub fn strip_casts(&self, mut e: ExprId) -> ExprId {

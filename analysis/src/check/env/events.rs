@@ -115,6 +115,9 @@ pub(super) struct FnInterp<'a> {
     swaps: HashMap<crate::ir::VarId, usize>,
     /// Applying such a weak update (it does not spread further).
     in_swap: bool,
+    /// Per loop header: the objects the loop fills whole on any trip count
+    /// (`fills::fills_whole_allocation`); at its exit they take the iterations' state.
+    filled: IndexVec<BlockId, Vec<usize>>,
     /// Exact exchanges ([`crate::semantics::effects::exact_swaps`]): after the statement, the
     /// two objects exchange their states (their groups are not in `swaps`).
     exchanges: HashMap<StmtId, (usize, usize)>,
@@ -197,6 +200,7 @@ impl<'a> FnInterp<'a> {
             swaps: crate::semantics::effects::swap_groups(module, func),
             in_swap: false,
             exchanges: HashMap::new(),
+            filled: IndexVec::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
             aliases: crate::semantics::effects::LocalAliases {
@@ -286,7 +290,25 @@ impl<'a> FnInterp<'a> {
             .collect();
         f.kernels = f.find_kernels();
         f.exchanges = f.exact_exchanges();
+        f.filled = f.filled_by_loops();
         f
+    }
+
+    /// [`Self::filled`], once per function (the fixed point is solved more than once).
+    fn filled_by_loops(&self) -> IndexVec<BlockId, Vec<usize>> {
+        self.g
+            .blocks
+            .indices()
+            .map(|b| {
+                self.g
+                    .loops
+                    .iter()
+                    .filter(|l| l.header == b)
+                    .flat_map(|l| super::fills::fills_whole_allocation(self.module, self.id, l))
+                    .filter_map(|v| self.index.get(&Object::Var(v)).copied())
+                    .collect()
+            })
+            .collect()
     }
 
     /// The exact swaps of the function whose two pointers are both tracked, outside kernels,
@@ -1021,22 +1043,7 @@ impl<'a> FnInterp<'a> {
                     .any(|l| l.header == b && runs_once(self.module, self.func, l))
             })
             .collect();
-        // Per loop header: the objects the loop fills whole on any trip count
-        // (`fills::fills_whole_allocation`); at its exit they take the iterations' state.
-        let filled: IndexVec<BlockId, Vec<usize>> = self
-            .g
-            .blocks
-            .indices()
-            .map(|b| {
-                self.g
-                    .loops
-                    .iter()
-                    .filter(|l| l.header == b && !once[b])
-                    .flat_map(|l| super::fills::fills_whole_allocation(self.module, self.id, l))
-                    .filter_map(|v| self.index.get(&Object::Var(v)).copied())
-                    .collect()
-            })
-            .collect();
+        let filled = self.filled.clone();
         let in_loop_of = |b: BlockId, header: BlockId| {
             self.g.blocks[b].loop_id.is_some_and(|l| {
                 self.g
