@@ -1424,7 +1424,7 @@ pub fn is_library_query(module: &Module, a: &Access) -> bool {
 
 /// Local objects that hold a pointer this function passed to their constructor or setter
 /// (`Ring r(out, t);` with `Ring(double *b, int) : buf(b)`, or `r.attach(out)`).
-#[derive(Default)]
+#[derive(Clone, Default)]
 pub struct MemberTargets {
     /// Per member, the variable whose data it points to: a call on such an object that
     /// accesses the member's data accesses the variable's. A member stored from two

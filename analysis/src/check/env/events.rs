@@ -157,6 +157,58 @@ pub(super) struct FnInterp<'a> {
     timing: HashMap<LoopId, bool>,
 }
 
+/// What [`FnInterp::new`] derives from a function's IR alone, whatever the calling
+/// context: made once per function and interpretation (a called function is set up four
+/// times for its exits and once more with its callers' context).
+pub(super) struct Prep {
+    cover: Vec<(Span, Vec<crate::ir::VarId>)>,
+    swaps: HashMap<crate::ir::VarId, usize>,
+    member_targets: crate::semantics::effects::MemberTargets,
+    member_aliases: (
+        HashMap<crate::ir::VarId, String>,
+        std::collections::HashSet<crate::ir::ExprId>,
+    ),
+    container_views: (
+        HashMap<crate::ir::VarId, crate::ir::VarId>,
+        std::collections::HashSet<crate::ir::ExprId>,
+    ),
+    /// The items of the function's directives, in the module's order.
+    items: Vec<(DirId, DirectiveItems)>,
+}
+
+/// Each function's [`Prep`], made on first use.
+#[derive(Default)]
+pub(super) struct Prepared {
+    cells: std::cell::RefCell<HashMap<FuncId, std::rc::Rc<Prep>>>,
+}
+
+impl Prepared {
+    fn of(&self, module: &Module, source: &str, id: FuncId, g: &Cfg) -> std::rc::Rc<Prep> {
+        if let Some(p) = self.cells.borrow().get(&id) {
+            return p.clone();
+        }
+        let func = module.function(id);
+        let items = module
+            .directives
+            .iter_enumerated()
+            .filter(|(_, info)| info.function == Some(id))
+            // (A clause naming a pointer into a member's data already names that member's
+            // field object: `directive_items` maps it.)
+            .map(|(d, _)| (d, directive_items(module, d, source)))
+            .collect();
+        let p = std::rc::Rc::new(Prep {
+            cover: coverage(module, id, g),
+            swaps: crate::semantics::effects::swap_groups(module, func),
+            member_targets: crate::semantics::effects::member_targets(module, func),
+            member_aliases: crate::semantics::effects::member_alias_sets(module, func),
+            container_views: crate::semantics::effects::container_views(module, func),
+            items,
+        });
+        self.cells.borrow_mut().insert(id, p.clone());
+        p
+    }
+}
+
 const UNRESOLVED: &str = "omplens cannot see what the call does with it (the callee depends on a \
      template parameter or goes through a pointer, or it is a lambda's code under a condition)";
 
@@ -165,6 +217,7 @@ fn within(outer: Span, inner: Span) -> bool {
 }
 
 impl<'a> FnInterp<'a> {
+    #[allow(clippy::too_many_arguments)]
     pub(super) fn new(
         module: &'a Module,
         source: &str,
@@ -172,9 +225,11 @@ impl<'a> FnInterp<'a> {
         g: &'a Cfg,
         sums: &'a IndexVec<FuncId, Summary>,
         exits: &'a Exits,
+        prepared: &Prepared,
         context: BTreeMap<Object, ObjState>,
     ) -> FnInterp<'a> {
         let func = module.function(id);
+        let prep = prepared.of(module, source, id, g);
         let mut f = FnInterp {
             module,
             id,
@@ -188,7 +243,7 @@ impl<'a> FnInterp<'a> {
             items: HashMap::new(),
             kernels: Vec::new(),
             events: IndexVec::new(),
-            cover: coverage(module, id, g),
+            cover: prep.cover.clone(),
             report: false,
             facts: Vec::new(),
             copies: Vec::new(),
@@ -197,7 +252,7 @@ impl<'a> FnInterp<'a> {
             accesses: Vec::new(),
             points: Vec::new(),
             unproven: Vec::new(),
-            swaps: crate::semantics::effects::swap_groups(module, func),
+            swaps: prep.swaps.clone(),
             in_swap: false,
             exchanges: HashMap::new(),
             filled: IndexVec::new(),
@@ -216,28 +271,21 @@ impl<'a> FnInterp<'a> {
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
-            member_targets: crate::semantics::effects::member_targets(module, func),
+            member_targets: prep.member_targets.clone(),
             timing: HashMap::new(),
         };
-        (f.member_aliases, f.member_alias_sources) =
-            crate::semantics::effects::member_alias_sets(module, func);
-        (f.container_views, f.container_view_sources) =
-            crate::semantics::effects::container_views(module, func);
-        for (d, info) in module.directives.iter_enumerated() {
-            if info.function == Some(id) {
-                // (A clause naming a pointer into a member's data already names that
-                // member's field object: `directive_items` maps it.)
-                let items = directive_items(module, d, source);
-                for o in items
-                    .maps
-                    .iter()
-                    .map(|m| &m.object)
-                    .chain(items.motions.iter().map(|m| &m.object))
-                {
-                    f.track(o);
-                }
-                f.items.insert(d, items);
+        (f.member_aliases, f.member_alias_sources) = prep.member_aliases.clone();
+        (f.container_views, f.container_view_sources) = prep.container_views.clone();
+        for (d, items) in &prep.items {
+            for o in items
+                .maps
+                .iter()
+                .map(|m| &m.object)
+                .chain(items.motions.iter().map(|m| &m.object))
+            {
+                f.track(o);
             }
+            f.items.insert(*d, items.clone());
         }
         f.clause_vars = f
             .objects
@@ -304,7 +352,9 @@ impl<'a> FnInterp<'a> {
                     .loops
                     .iter()
                     .filter(|l| l.header == b)
-                    .flat_map(|l| super::fills::fills_whole_allocation(self.module, self.id, l))
+                    .flat_map(|l| {
+                        super::fills::fills_whole_allocation(self.module, self.id, self.g, l)
+                    })
                     .filter_map(|v| self.index.get(&Object::Var(v)).copied())
                     .collect()
             })

@@ -315,7 +315,8 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
     };
     let order = host_order(module, &execs);
     let analysed = |id: FuncId| analysed(module, &cfgs, id);
-    let exits = callee_exits(module, source, &cfgs, &sums, &order);
+    let prepared = events::Prepared::default();
+    let exits = callee_exits(module, source, &cfgs, &sums, &order, &prepared);
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
     for id in order {
         let Some(g) = analysed(id) else { continue };
@@ -325,7 +326,7 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
             continue;
         }
         let entry = contexts.remove(&id).unwrap_or_default();
-        let mut f = events::FnInterp::new(module, source, id, g, &sums, &exits, entry);
+        let mut f = events::FnInterp::new(module, source, id, g, &sums, &exits, &prepared, entry);
         f.run(&mut facts);
         for (callee, ctx) in f.take_contexts() {
             let slot = contexts.entry(callee).or_default();
@@ -381,6 +382,7 @@ fn callee_exits(
     cfgs: &IndexVec<FuncId, Option<Cfg>>,
     sums: &IndexVec<FuncId, Summary>,
     order: &[FuncId],
+    prepared: &events::Prepared,
 ) -> Exits {
     let called = direct_callees(module);
     let mut exits = Exits::default();
@@ -391,7 +393,18 @@ fn callee_exits(
         if !called.contains(&id) {
             continue;
         }
-        let new = || events::FnInterp::new(module, source, id, g, sums, &exits, BTreeMap::new());
+        let new = || {
+            events::FnInterp::new(
+                module,
+                source,
+                id,
+                g,
+                sums,
+                &exits,
+                prepared,
+                BTreeMap::new(),
+            )
+        };
         let (t, p, o) = (
             new().transfer(),
             new().transfer_present(),
@@ -420,7 +433,8 @@ pub fn present_exits(
     let cfgs = cfg::build_all(module, &execs);
     let sums = effects::summarize_with(module, &cfgs);
     let order = host_order(module, &execs);
-    let exits = callee_exits(module, source, &cfgs, &sums, &order);
+    let prepared = events::Prepared::default();
+    let exits = callee_exits(module, source, &cfgs, &sums, &order, &prepared);
     let mut out = BTreeMap::new();
     for &id in ids {
         let Some(g) = analysed(module, &cfgs, id) else {
@@ -428,8 +442,17 @@ pub fn present_exits(
         };
         let at_exit = match exits.mapped.get(&id) {
             Some(m) => m.clone(),
-            None => events::FnInterp::new(module, source, id, g, &sums, &exits, BTreeMap::new())
-                .transfer_present(),
+            None => events::FnInterp::new(
+                module,
+                source,
+                id,
+                g,
+                &sums,
+                &exits,
+                &prepared,
+                BTreeMap::new(),
+            )
+            .transfer_present(),
         };
         let per_param = module
             .function(id)
