@@ -397,6 +397,40 @@ fn prototype_summary(module: &Module, f: &Function) -> Summary {
     }
 }
 
+/// The expressions (casts included) of pointer values `func` stores into memory: the right
+/// side of an assignment to an element, a member, a dereference or a global (`l->s = p`,
+/// `*out = p`, `table[i] = p`).
+fn stored_pointer_values(module: &Module, func: &Function) -> HashSet<crate::ir::ExprId> {
+    let mut out = HashSet::new();
+    for e in func.exprs.iter() {
+        let ExprKind::Assign(None, lhs, rhs) = e.kind else {
+            continue;
+        };
+        let into_memory = match &func.expr(func.strip_casts(lhs)).kind {
+            ExprKind::Subscript(..)
+            | ExprKind::Member { .. }
+            | ExprKind::Unary(crate::ir::UnaryOp::Deref, _) => true,
+            ExprKind::Var(v) => matches!(
+                module.var(*v).storage,
+                Storage::Global | Storage::StaticGlobal | Storage::StaticLocal
+            ),
+            _ => false,
+        };
+        if !into_memory {
+            continue;
+        }
+        let mut chain = vec![rhs];
+        while let ExprKind::Cast(x) = func.expr(chain[chain.len() - 1]).kind {
+            chain.push(x);
+        }
+        let value = func.expr(chain[chain.len() - 1]);
+        if matches!(value.kind, ExprKind::Var(v) if module.var(v).ty.is_pointer()) {
+            out.extend(chain);
+        }
+    }
+    out
+}
+
 /// What a function's body touches, by the object reached: the part of the summary that does
 /// not depend on other functions, plus its call sites.
 struct FunctionFacts {
@@ -475,10 +509,21 @@ impl FunctionFacts {
         let mut direct = Vec::new();
         let mut calls = Vec::new();
         let mut members = Vec::new();
+        let stored = stored_pointer_values(module, func);
         for (_, node) in g.nodes() {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
             for a in &node.accesses {
+                // `l->next = p`: the pointer is kept where code omplens does not follow may
+                // take it again and read what it points to (a linked structure a kernel walks
+                // later): an unseen read of the data, never a certain one.
+                if a.path.is_empty() && stored.contains(&a.expr) {
+                    for target in resolve(a.root) {
+                        let mut e = Effect::access(AccessKind::Read, in_kernel);
+                        e.opaque = true;
+                        direct.push((target, e));
+                    }
+                }
                 if view_sources.contains(&a.expr) || is_library_query(module, a) {
                     continue;
                 }
