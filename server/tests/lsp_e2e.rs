@@ -640,6 +640,40 @@ fn insert_data_region_commands_apply_their_edit() {
 }
 
 #[test]
+fn notes_in_an_included_header_point_into_the_header() {
+    let mut lsp = Lsp::start();
+    lsp.initialize(json!({}), Value::Null);
+    let (uri, text) = program("header_enter_data_stale_bug.c");
+    lsp.open(&uri, "c", 1, &text);
+    let diags = lsp.diagnostics(&uri, 1);
+    let header_uri = file_uri(&repo().join("tests/check/include/fill_enter.h"));
+    let header = std::fs::read_to_string(repo().join("tests/check/include/fill_enter.h")).unwrap();
+    let include = find(&text, "#include \"include/fill_enter.h\"");
+    let by_code = |code: &str| {
+        diags
+            .iter()
+            .find(|d| d["code"] == code)
+            .unwrap_or_else(|| panic!("no {code} in {diags:?}"))
+            .clone()
+    };
+    // The device write in the header: the note's location is in the header's own file.
+    let stale = by_code("OMP101");
+    let note = &stale["relatedInformation"][0];
+    assert_eq!(note["location"]["uri"], header_uri, "{stale}");
+    let (l, c) = find(&header, "a[i] = 2.0 * i");
+    assert_eq!(note["location"]["range"]["start"], pos(l, c), "{stale}");
+    // The `enter data` in the header: the diagnostic sits on the `#include` (a file's
+    // diagnostics are that file's), its first note on the directive in the header.
+    let leak = by_code("OMP108");
+    assert_eq!(leak["range"]["start"]["line"], include.0, "{leak}");
+    let note = &leak["relatedInformation"][0];
+    assert_eq!(note["location"]["uri"], header_uri, "{leak}");
+    let (l, c) = find(&header, "#pragma omp target enter data");
+    assert_eq!(note["location"]["range"]["start"], pos(l, c), "{leak}");
+    assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
+}
+
+#[test]
 fn a_redundant_update_is_unnecessary_code() {
     let mut lsp = Lsp::start();
     lsp.initialize(json!({}), Value::Null);

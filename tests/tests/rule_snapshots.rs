@@ -51,7 +51,22 @@ fn render_finding(out: &mut String, file: &str, text: &str, f: &Finding) {
         f.message
     );
     for r in &f.related {
-        let _ = writeln!(out, "  related {}: {}", range(text, r.span), r.message);
+        // A place in a project header: the header's file name and range too.
+        let header = r.header.as_ref().map_or(String::new(), |h| {
+            format!(
+                " (in {} {})",
+                Path::new(&h.header.path)
+                    .file_name()
+                    .map_or(String::new(), |n| n.to_string_lossy().into_owned()),
+                range(&h.header.text, h.span)
+            )
+        });
+        let _ = writeln!(
+            out,
+            "  related {}{header}: {}",
+            range(text, r.span),
+            r.message
+        );
     }
     if let Some(b) = f.bytes {
         let _ = writeln!(out, "  bytes {b}");
@@ -147,6 +162,7 @@ fn a_finding_renders_in_full() {
         related: vec![Related {
             span: Span::new(0, 5),
             message: "rel".into(),
+            header: None,
         }],
         fixes: vec![Fix {
             title: "rename".into(),

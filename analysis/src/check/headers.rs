@@ -4,7 +4,7 @@
 //! main file's `#include` that brings the header in, and its text says where in the header.
 //! Fixes that would edit the header are dropped (a file's fixes edit that file only).
 
-use super::{Finding, Related};
+use super::{Finding, HeaderPlace, Related};
 use crate::ir::{Module, Span};
 
 /// Moves every header position of `findings` (primary range and related locations) to the
@@ -15,17 +15,28 @@ pub fn place_in_main_file(module: &Module, source: &str, findings: &mut [Finding
         return;
     }
     for f in findings.iter_mut() {
-        if let Some((span, place)) = include_line(module, source, f.span.start) {
-            f.message = format!("in {place}: {}", f.message);
-            f.span = span;
-        }
         for r in &mut f.related {
             if let Some((span, place)) = include_line(module, source, r.span.start) {
                 *r = Related {
                     span,
                     message: format!("{} ({place})", r.message),
+                    header: header_place(module, r.span),
                 };
             }
+        }
+        if let Some((span, place)) = include_line(module, source, f.span.start) {
+            // As clangd does for a problem in an included file: the first related location
+            // is the place in the header.
+            f.related.insert(
+                0,
+                Related {
+                    span,
+                    message: format!("the code in `{}`", file_of(module, f.span)),
+                    header: header_place(module, f.span),
+                },
+            );
+            f.message = format!("in {place}: {}", f.message);
+            f.span = span;
         }
         f.fixes.retain(|fx| {
             fx.edits
@@ -33,6 +44,24 @@ pub fn place_in_main_file(module: &Module, source: &str, findings: &mut [Finding
                 .all(|e| module.header_at(e.start).is_none() && module.header_at(e.end).is_none())
         });
     }
+}
+
+/// `span` (in a header's band) as a range of that header.
+fn header_place(module: &Module, span: Span) -> Option<HeaderPlace> {
+    let (header, start) = module.header_at(span.start)?;
+    let end = match module.header_at(span.end) {
+        Some((h, end)) if std::sync::Arc::ptr_eq(h, header) => end.max(start),
+        _ => start,
+    };
+    Some(HeaderPlace {
+        header: header.clone(),
+        span: Span::new(start, end),
+    })
+}
+
+/// The name of the header `span` is in.
+fn file_of(module: &Module, span: Span) -> &str {
+    module.header_at(span.start).map_or("", |(h, _)| h.name())
 }
 
 /// For a position in a header: the main file's `#include` line that brings it in (without

@@ -44,6 +44,19 @@ impl Severity {
 pub struct Related {
     pub span: Span,
     pub message: String,
+    /// Where the location is when it is in a project header the file includes: `span` is
+    /// then the main file's `#include` line that brings the header in (what consumers that
+    /// show one file place), this the place in the header (for editors and reports that can
+    /// name another file).
+    pub header: Option<HeaderPlace>,
+}
+
+/// A range of a project header, with the header's text (for positions in any unit).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HeaderPlace {
+    pub header: std::sync::Arc<crate::ir::HeaderSource>,
+    /// Byte offsets in the header's text.
+    pub span: Span,
 }
 
 /// A fix: edits of the checked file (byte offsets, non-overlapping) that together resolve the

@@ -314,6 +314,7 @@ fn to_real(f: &Finding, segments: &[Segment], module: &Module) -> Option<Finding
             Some(check::Related {
                 span: span(r.span)?,
                 message: text(&r.message),
+                header: None,
             })
         })
         .collect();

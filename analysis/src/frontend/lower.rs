@@ -691,11 +691,14 @@ impl<'a> Lowerer<'a> {
                         .copied()
                 });
                 self.header_bands.insert(path.clone(), band);
-                self.module.headers.push(crate::ir::HeaderSource {
-                    path: path.clone(),
-                    lines: crate::text::LineIndex::new(&whole.src.text),
-                    included_at,
-                });
+                self.module
+                    .headers
+                    .push(std::sync::Arc::new(crate::ir::HeaderSource {
+                        path: path.clone(),
+                        text: whole.src.text.to_string(),
+                        lines: crate::text::LineIndex::new(&whole.src.text),
+                        included_at,
+                    }));
                 band
             }
         };

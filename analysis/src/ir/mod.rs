@@ -73,14 +73,15 @@ pub struct Module {
     pub member_lengths: std::collections::BTreeMap<(String, String), (String, i64)>,
     /// The project headers whose bodies were lowered with their directives: header `n` holds
     /// the positions of band `n` ([`header_band`]).
-    pub headers: Vec<HeaderSource>,
+    pub headers: Vec<std::sync::Arc<HeaderSource>>,
 }
 
 /// A project header some of whose function bodies were lowered, positions in its band.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct HeaderSource {
     pub path: String,
-    /// Its lines, as it was read.
+    /// Its text and lines, as it was read.
+    pub text: String,
     pub lines: LineIndex,
     /// The main-file offset of the `#include` that brings it in (directly or through other
     /// headers), if libclang told.
@@ -162,13 +163,13 @@ impl Module {
             .iter()
             .filter(|d| d.severity == Severity::Error)
     }
-    /// 1-based line and column (in bytes) of a file offset.
     /// For a position in a header's band: the header and the byte offset in it.
-    pub fn header_at(&self, offset: u32) -> Option<(&HeaderSource, u32)> {
+    pub fn header_at(&self, offset: u32) -> Option<(&std::sync::Arc<HeaderSource>, u32)> {
         let o = offset.checked_sub(header_band::FIRST)?;
         let h = self.headers.get((o / header_band::WIDTH) as usize)?;
         Some((h, o % header_band::WIDTH))
     }
+    /// 1-based line and column (in bytes) of a file offset.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         self.lines.line_col(offset)
     }

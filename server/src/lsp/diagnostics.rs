@@ -106,7 +106,13 @@ pub fn finding(
         .related
         .iter()
         .map(|r| DiagnosticRelatedInformation {
-            location: Location::new(uri.clone(), index.range(r.span.start, r.span.end)),
+            location: r
+                .header
+                .as_ref()
+                .and_then(header_location)
+                .unwrap_or_else(|| {
+                    Location::new(uri.clone(), index.range(r.span.start, r.span.end))
+                }),
             message: r.message.clone(),
         })
         .collect::<Vec<_>>();
@@ -142,4 +148,19 @@ fn severity(s: Severity) -> DiagnosticSeverity {
         Severity::Info => DiagnosticSeverity::INFORMATION,
         Severity::Hint => DiagnosticSeverity::HINT,
     }
+}
+
+/// A place in a project header as an LSP location in that file (its own UTF-16 positions),
+/// if its path makes a `file:` URI.
+fn header_location(h: &omplens_analysis::check::HeaderPlace) -> Option<Location> {
+    let uri = Uri::from_file_path(std::path::absolute(&h.header.path).ok()?)?;
+    let (text, lines) = (&h.header.text, &h.header.lines);
+    let at = |o: u32| {
+        let (line, character) = lines.utf16_position(text, o);
+        Position::new(line, character)
+    };
+    Some(Location::new(
+        uri,
+        Range::new(at(h.span.start), at(h.span.end.max(h.span.start))),
+    ))
 }

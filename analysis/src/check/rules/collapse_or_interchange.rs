@@ -62,6 +62,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ),
+            header: None,
         });
         f.fixes = crate::check::fixes::fix(what, edits.clone());
         out.push(f);

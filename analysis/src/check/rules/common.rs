@@ -47,6 +47,7 @@ pub fn demote_unknown(x: &mut Finding, f: &Fact, line_of: impl Fn(Span) -> Strin
     x.related.push(Related {
         span: u.at,
         message: format!("`{}` is passed here: {}", f.name, u.what),
+        header: None,
     });
     x.fixes.clear();
 }
@@ -82,7 +83,11 @@ pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Opt
 
 /// Related locations explaining why a copy is stale.
 pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> {
-    let r = |span: Span, message: String| Related { span, message };
+    let r = |span: Span, message: String| Related {
+        span,
+        message,
+        header: None,
+    };
     match why {
         Some(Why::Write { at, on_device }) => vec![r(
             *at,

@@ -117,6 +117,7 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
             end: loop_span.start,
         },
         message: "the loop".to_string(),
+        header: None,
     });
     let edits = fixes::region(
         cx.module,

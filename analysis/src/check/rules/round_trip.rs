@@ -48,6 +48,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         x.related.push(Related {
             span: p.item,
             message: format!("`{}` copied to the host here", p.item_text),
+            header: None,
         });
         out.push(x);
     }

@@ -64,6 +64,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             x.related.push(Related {
                 span: at,
                 message: format!("called here with data of {alloc} elements"),
+                header: None,
             });
         }
         if let Some(g) = over.allocated_in {
@@ -72,6 +73,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 x.related.push(Related {
                     span: at,
                     message: format!("`{}` allocates `{name}` with {alloc} elements", gf.name),
+                    header: None,
                 });
             }
         }

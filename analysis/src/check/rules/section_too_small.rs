@@ -125,6 +125,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 "the kernels of line {} use `{name}[{used}]`",
                 line(cx, m.item.span)
             ),
+            header: None,
         });
         // The fix writes the kernels' section as the code names it (`x[0:n]`, not 4096).
         if let Some(u) = mapped

@@ -39,6 +39,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 out[i].related.push(Related {
                     span: site.span,
                     message: format!("`{}` again", site.text),
+                    header: None,
                 });
                 continue;
             }
@@ -65,6 +66,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             f.related.push(Related {
                 span: header,
                 message: format!("the parallel loop over `{}`", r.iv),
+                header: None,
             });
             out.push(f);
         }

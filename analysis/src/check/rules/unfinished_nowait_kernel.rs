@@ -561,11 +561,13 @@ fn walk(
                 x.related.push(Related {
                     span: origin.kernel,
                     message: format!("the `nowait` {}", origin.label),
+                    header: None,
                 });
                 if let Some((call, _)) = &origin.call {
                     x.related.push(Related {
                         span: *call,
                         message: "the call that leaves the kernel running".into(),
+                        header: None,
                     });
                 }
                 let waiting_point = if e.1 { other } else { Some(n.stmt) };

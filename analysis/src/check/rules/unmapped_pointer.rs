@@ -47,6 +47,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         x.related.push(Related {
             span: cx.module.directive(kernel).directive.span,
             message: format!("kernel without a map clause for `{}`", f.name),
+            header: None,
         });
         x.fixes = synthesized_fix(cx, f.func);
         demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));

@@ -175,6 +175,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                 end: loop_span.start,
             },
             message: "the loop".into(),
+            header: None,
         });
         let mut clauses: Vec<Clause> = Vec::new();
         for m in &items.motions {

@@ -70,10 +70,18 @@ fn finding<'a>(file: &str, lines: &Lines, f: &'a Finding) -> JsonFinding<'a> {
         related: f
             .related
             .iter()
-            .map(|r| JsonRelated {
-                file: file.to_string(),
-                range: range(lines, r.span),
-                message: &r.message,
+            .map(|r| match &r.header {
+                // A place in a project header: that file's own positions.
+                Some(h) => JsonRelated {
+                    file: h.header.path.clone(),
+                    range: range(&Lines::new(&h.header.text), h.span),
+                    message: &r.message,
+                },
+                None => JsonRelated {
+                    file: file.to_string(),
+                    range: range(lines, r.span),
+                    message: &r.message,
+                },
             })
             .collect(),
         fixes: f

@@ -84,15 +84,22 @@ fn write_finding(
     )?;
     write_snippet(out, lines, f.span, width, style)?;
     for r in &f.related {
-        let p = lines.position(r.span.start);
+        // A place in a project header is shown in that file, as clang shows notes.
+        let header_lines = r.header.as_ref().map(|h| Lines::new(&h.header.text));
+        let (at, lines, span) = match (&r.header, &header_lines) {
+            (Some(h), Some(l)) => (h.header.path.as_str(), l, h.span),
+            _ => (path, lines, r.span),
+        };
+        let p = lines.position(span.start);
         writeln!(
             out,
             "{} {} {}",
-            style.paint(BOLD, &format!("{path}:{}:{}:", p.line, p.column)),
+            style.paint(BOLD, &format!("{at}:{}:{}:", p.line, p.column)),
             style.paint(NOTE_COLOR, "note:"),
             r.message
         )?;
-        write_snippet(out, lines, r.span, width, style)?;
+        let width = width.max(p.line.to_string().len());
+        write_snippet(out, lines, span, width, style)?;
     }
     for fix in &f.fixes {
         writeln!(out, "  = fix available: {}", fix.title)?;
@@ -173,6 +180,7 @@ mod tests {
                 related: vec![Related {
                     span: Span::new(written, written + 4),
                     message: "written here".to_string(),
+                    header: None,
                 }],
                 fixes: vec![Fix {
                     title: "map tofrom".to_string(),

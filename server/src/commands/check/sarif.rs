@@ -304,6 +304,7 @@ fn result(
     f: &Finding,
     lines: &Lines,
     location: &ArtifactLocation,
+    cwd: Option<&Path>,
     occurrences: &mut HashMap<u64, u32>,
 ) -> SarifResult {
     // `RULES` is in code order: a code's index is its place in it.
@@ -335,7 +336,14 @@ fn result(
             .enumerate()
             .map(|(i, r)| Location {
                 id: Some(i + 1),
-                physical_location: physical(r.span),
+                physical_location: match &r.header {
+                    // A place in a project header: that file and its own positions.
+                    Some(h) => PhysicalLocation {
+                        artifact_location: artifact(Path::new(&h.header.path), cwd),
+                        region: region(&Lines::new(&h.header.text), h.span, true),
+                    },
+                    None => physical(r.span),
+                },
                 message: Some(Message {
                     text: r.message.clone(),
                 }),
@@ -378,7 +386,7 @@ pub fn log(files: &[Checked], problems: &[String], cwd: Option<&Path>) -> Log {
         results.extend(
             file.findings
                 .iter()
-                .map(|f| result(f, &lines, &location, &mut occurrences)),
+                .map(|f| result(f, &lines, &location, cwd, &mut occurrences)),
         );
     }
     let mut base_ids = BTreeMap::new();
@@ -451,6 +459,7 @@ mod tests {
             related: vec![Related {
                 span: Span::new(at("a[0]", 0), at("a[0]", 0) + 4),
                 message: "written here".to_string(),
+                header: None,
             }],
             fixes: vec![Fix {
                 title: "map tofrom".to_string(),
