@@ -155,7 +155,9 @@ pub fn demote_when_not_compiling(module: &Module, findings: &mut [Finding]) {
 /// condition is false (OpenMP 5.2 §13.8, host fallback), and a function whose constructs
 /// address more than one device (`device(d)` in a loop, `device(0)` beside `device(1)`)
 /// has a data environment per device, where omplens models one (its fixes are withheld
-/// there too). Errors touching them become warnings that name the condition. Idempotent.
+/// there too). Errors touching them become warnings that name the condition; in such a
+/// function the data-transfer findings name it too (their advice assumes one device).
+/// Idempotent.
 pub fn demote_chosen_at_run_time(module: &Module, findings: &mut [Finding]) {
     use crate::pragma::ClauseKind;
     let mut conditional: Vec<(Span, String)> = Vec::new();
@@ -228,7 +230,8 @@ pub fn demote_chosen_at_run_time(module: &Module, findings: &mut [Finding]) {
             .iter()
             .find(|(fs, _)| within(*fs, f.span))
             .map(|(_, why)| why.clone());
-        if device.is_some() {
+        let several_devices = device.is_some();
+        if several_devices {
             f.fixes.clear();
         }
         let why = device.or_else(|| {
@@ -239,7 +242,14 @@ pub fn demote_chosen_at_run_time(module: &Module, findings: &mut [Finding]) {
         });
         let Some(why) = why else { continue };
         let correctness = f.code.rule().family == rules::Family::Correctness;
-        if f.severity == Severity::Error || (correctness && !f.message.contains("(not certain:")) {
+        // A data-transfer finding's advice (the OMP2xx codes) assumes one device too (a
+        // `target data` around a loop over devices keeps the data on one of them only): it
+        // says so. (How a loop walks memory, OMP3xx, is the same on every device.)
+        let transfer = f.code.as_str().starts_with("OMP2");
+        let named = f.message.contains("(not certain:");
+        if f.severity == Severity::Error
+            || ((correctness || (several_devices && transfer)) && !named)
+        {
             f.severity = f.severity.max(Severity::Warning);
             f.message.push_str(&format!(" (not certain: {why})"));
         }
