@@ -58,6 +58,16 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             continue;
         };
         let mapped = Section::new(substitute(&lower, &values), substitute(&length, &values));
+        // A zero-length section (`p[:0]`) maps no storage: it finds the data an enclosing
+        // mapping made present and attaches the pointer to it. Only when nothing can have
+        // made it present (a local the function allocates, no mapping in force) are the
+        // kernels' elements missing; a parameter or a global may be mapped by a caller.
+        if mapped.length.as_const() == Some(0) {
+            let local = cx.module.var(*v).storage == crate::ir::Storage::Local;
+            if !(m.allocates && local) {
+                continue;
+            }
+        }
         let func = cx.module.function(m.func);
         let info = cx.module.directive(m.dir);
         let stmts: Vec<_> = match info.governs {
