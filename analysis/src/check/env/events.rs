@@ -174,6 +174,8 @@ pub(super) struct Prep {
     ),
     /// The items of the function's directives, in the module's order.
     items: Vec<(DirId, DirectiveItems)>,
+    /// Per loop header, the variables the loop fills whole (`fills::fills_whole_allocation`).
+    filled: IndexVec<BlockId, Vec<crate::ir::VarId>>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -203,6 +205,17 @@ impl Prepared {
             member_aliases: crate::semantics::effects::member_alias_sets(module, func),
             container_views: crate::semantics::effects::container_views(module, func),
             items,
+            filled: g
+                .blocks
+                .indices()
+                .map(|b| {
+                    g.loops
+                        .iter()
+                        .filter(|l| l.header == b)
+                        .flat_map(|l| super::fills::fills_whole_allocation(module, id, g, l))
+                        .collect()
+                })
+                .collect(),
         });
         self.cells.borrow_mut().insert(id, p.clone());
         p
@@ -338,24 +351,17 @@ impl<'a> FnInterp<'a> {
             .collect();
         f.kernels = f.find_kernels();
         f.exchanges = f.exact_exchanges();
-        f.filled = f.filled_by_loops();
+        f.filled = f.filled_by_loops(&prep);
         f
     }
 
-    /// [`Self::filled`], once per function (the fixed point is solved more than once).
-    fn filled_by_loops(&self) -> IndexVec<BlockId, Vec<usize>> {
-        self.g
-            .blocks
-            .indices()
-            .map(|b| {
-                self.g
-                    .loops
-                    .iter()
-                    .filter(|l| l.header == b)
-                    .flat_map(|l| {
-                        super::fills::fills_whole_allocation(self.module, self.id, self.g, l)
-                    })
-                    .filter_map(|v| self.index.get(&Object::Var(v)).copied())
+    /// [`Self::filled`] in this set-up's objects (the fixed point is solved more than once).
+    fn filled_by_loops(&self, prep: &Prep) -> IndexVec<BlockId, Vec<usize>> {
+        prep.filled
+            .iter()
+            .map(|vs| {
+                vs.iter()
+                    .filter_map(|v| self.index.get(&Object::Var(*v)).copied())
                     .collect()
             })
             .collect()
