@@ -1124,10 +1124,15 @@ impl<'a> Lowerer<'a> {
         match kind {
             CXCursor_CompoundStmt => {
                 let mut list = Vec::new();
+                let mut owned = Vec::new();
                 for k in ch {
+                    if k.kind() == CXCursor_DeclStmt {
+                        owned.extend(k.children().into_iter().filter_map(destructor_of));
+                    }
                     self.stmt_in_sequence(k, d, &mut list);
                 }
                 self.trailing_pragmas(span.end, &mut list);
+                self.destructor_calls(owned, span, &mut list);
                 StmtKind::Compound(list)
             }
             CXCursor_DeclStmt => self.decl_stmt(&ch, d),
@@ -1225,6 +1230,40 @@ impl<'a> Lowerer<'a> {
 
     fn line_col(&self, offset: u32) -> (u32, u32) {
         self.module.line_col(offset)
+    }
+
+    /// The destructor calls at the end of a block (`}`) for the objects `owned` declared in
+    /// it, the last declared first: what an RAII object does when it goes out of scope (an
+    /// `exit data` that copies results back). Only the block's normal end: a `return`,
+    /// `break` or `goto` leaving it runs them too, which is not modelled.
+    fn destructor_calls(
+        &mut self,
+        owned: Vec<(Cursor<'a>, Cursor<'a>)>,
+        span: Span,
+        out: &mut Vec<StmtId>,
+    ) {
+        let at = Span {
+            start: span.end.saturating_sub(1).max(span.start),
+            end: span.end,
+        };
+        for (decl, dtor) in owned.into_iter().rev() {
+            let Some(v) = self.vars.get(decl.canonical()) else {
+                continue;
+            };
+            let f = self.func_id(dtor);
+            let object = self.add_expr(ExprKind::Var(v), at, TypeClass::Record);
+            let call = self.add_expr(
+                ExprKind::Call {
+                    callee: Callee::Direct(f),
+                    receiver: Some(object),
+                    args: Vec::new(),
+                },
+                at,
+                TypeClass::Void,
+            );
+            let s = self.add_stmt(StmtKind::Expr(call), at);
+            out.push(s);
+        }
     }
 
     fn decl_stmt(&mut self, ch: &[Cursor<'a>], d: usize) -> StmtKind {
@@ -2243,6 +2282,28 @@ fn parse_int(text: &str) -> Option<i64> {
         (t, 10)
     };
     i64::from_str_radix(&digits, radix).ok()
+}
+
+/// A local object (not a pointer or reference) of a project class whose destructor has a
+/// body: the declaration and the destructor's definition.
+fn destructor_of(decl: Cursor<'_>) -> Option<(Cursor<'_>, Cursor<'_>)> {
+    if decl.kind() != CXCursor_VarDecl || storage_of(decl) != Storage::Local {
+        return None;
+    }
+    let ty = decl.ty().canonical();
+    if ty.kind() != CXType_Record {
+        return None;
+    }
+    let class = ty.declaration()?;
+    if class.in_system_header() {
+        return None;
+    }
+    let dtor = class
+        .children()
+        .into_iter()
+        .find(|k| k.kind() == CXCursor_Destructor)?
+        .definition()?;
+    (!dtor.in_system_header()).then_some((decl, dtor))
 }
 
 fn storage_of(decl: Cursor<'_>) -> Storage {

@@ -1281,6 +1281,111 @@ pub fn member_alias_sets(
     (aliases, taken)
 }
 
+/// The container variable whose storage `e` points into (`v.data()`, `&v[0]`, `&v.front()`,
+/// casts and offsets of those), and the receiver expression.
+pub fn container_storage(
+    module: &Module,
+    func: &Function,
+    mut e: crate::ir::ExprId,
+) -> Option<(VarId, crate::ir::ExprId)> {
+    use crate::ir::{BinaryOp, ExprId, UnaryOp};
+    let library_method = |c: &crate::ir::Callee, names: &[&str]| match c {
+        crate::ir::Callee::Direct(f) => {
+            let f = module.function(*f);
+            f.in_system_header && !f.has_body && names.contains(&f.name.as_str())
+        }
+        _ => false,
+    };
+    // A standard container's type, spelled so in a template where it depends on a
+    // parameter (`std::vector<T>`).
+    let std_container = |t: &crate::ir::Type| {
+        let s = t.spelling.trim_start_matches("const ");
+        ["std::vector<", "std::array<", "std::valarray<"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    };
+    let container = |r: ExprId| match func.expr(r).kind {
+        ExprKind::Var(x) => {
+            let ty = module.var(x).ty.referent();
+            let is = match ty.kind {
+                TypeKind::Record(_) => true,
+                TypeKind::Dependent => std_container(ty),
+                _ => false,
+            };
+            is.then_some((x, r))
+        }
+        _ => None,
+    };
+    for _ in 0..8 {
+        match &func.expr(e).kind {
+            ExprKind::Cast(x) | ExprKind::Binary(BinaryOp::Add, x, _) => e = *x,
+            ExprKind::Call {
+                callee,
+                receiver: Some(r),
+                ..
+            } if library_method(callee, &["data"]) => return container(*r),
+            // `v.data()` on a container of a template's dependent type: a member call
+            // resolved at instantiation (the callee is the member expression).
+            ExprKind::Call {
+                callee: crate::ir::Callee::Indirect(m),
+                receiver: None,
+                args,
+            } if args.is_empty() => {
+                return match &func.expr(*m).kind {
+                    ExprKind::Member {
+                        base: Some(b),
+                        field,
+                        arrow: false,
+                    } if field == "data" => container(*b),
+                    _ => None,
+                };
+            }
+            ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
+                ExprKind::Call {
+                    callee,
+                    receiver: Some(r),
+                    ..
+                } if library_method(callee, &["operator[]", "front", "at"]) => {
+                    return container(*r)
+                }
+                _ => return None,
+            },
+            _ => return None,
+        }
+    }
+    None
+}
+
+/// Calls that take a container's storage straight as an argument (`scale(v.data(), n)`,
+/// `f(&v[0])`), by the receiver expression (`v`): the callee and the argument's index. The
+/// callee's effect on that parameter is the call's effect on the container's data. Library
+/// functions are left to their own models (`std::fill(v.data(), ...)`, `memcpy`).
+pub fn data_arguments(
+    module: &Module,
+    func: &Function,
+) -> HashMap<crate::ir::ExprId, (crate::ir::FuncId, usize)> {
+    let mut out = HashMap::new();
+    for e in &func.exprs {
+        let ExprKind::Call {
+            callee: crate::ir::Callee::Direct(c),
+            args,
+            ..
+        } = &e.kind
+        else {
+            continue;
+        };
+        if module.function(*c).in_system_header {
+            continue;
+        }
+        for (i, a) in args.iter().enumerate() {
+            if let Some((_, r)) = container_storage(module, func, *a) {
+                out.insert(r, (*c, i));
+            }
+        }
+    }
+    out
+}
+
 /// Local pointers that view a local container's storage (`int *d = v.data();`, `&v[0]`,
 /// `&v.front()`), by container: each pointer set only so, each container with one such
 /// pointer. The pointer is the name a map clause uses for the container's data, so what the
@@ -1291,75 +1396,8 @@ pub fn container_views(
     module: &Module,
     func: &Function,
 ) -> (HashMap<VarId, VarId>, HashSet<crate::ir::ExprId>) {
-    use crate::ir::{BinaryOp, ExprId, UnaryOp};
-    // The container variable whose storage `e` points into, and the receiver expression.
-    let view_of = |mut e: ExprId| -> Option<(VarId, ExprId)> {
-        let library_method = |c: &crate::ir::Callee, names: &[&str]| match c {
-            crate::ir::Callee::Direct(f) => {
-                let f = module.function(*f);
-                f.in_system_header && !f.has_body && names.contains(&f.name.as_str())
-            }
-            _ => false,
-        };
-        // A standard container's type, spelled so in a template where it depends on a
-        // parameter (`std::vector<T>`).
-        let std_container = |t: &crate::ir::Type| {
-            let s = t.spelling.trim_start_matches("const ");
-            ["std::vector<", "std::array<", "std::valarray<"]
-                .iter()
-                .any(|p| s.starts_with(p))
-        };
-        let container = |r: ExprId| match func.expr(r).kind {
-            ExprKind::Var(x) => {
-                let ty = module.var(x).ty.referent();
-                let is = match ty.kind {
-                    TypeKind::Record(_) => true,
-                    TypeKind::Dependent => std_container(ty),
-                    _ => false,
-                };
-                is.then_some((x, r))
-            }
-            _ => None,
-        };
-        for _ in 0..8 {
-            match &func.expr(e).kind {
-                ExprKind::Cast(x) | ExprKind::Binary(BinaryOp::Add, x, _) => e = *x,
-                ExprKind::Call {
-                    callee,
-                    receiver: Some(r),
-                    ..
-                } if library_method(callee, &["data"]) => return container(*r),
-                // `v.data()` on a container of a template's dependent type: a member call
-                // resolved at instantiation (the callee is the member expression).
-                ExprKind::Call {
-                    callee: crate::ir::Callee::Indirect(m),
-                    receiver: None,
-                    args,
-                } if args.is_empty() => {
-                    return match &func.expr(*m).kind {
-                        ExprKind::Member {
-                            base: Some(b),
-                            field,
-                            arrow: false,
-                        } if field == "data" => container(*b),
-                        _ => None,
-                    };
-                }
-                ExprKind::Unary(UnaryOp::AddrOf, x) => match &func.expr(*x).kind {
-                    ExprKind::Call {
-                        callee,
-                        receiver: Some(r),
-                        ..
-                    } if library_method(callee, &["operator[]", "front", "at"]) => {
-                        return container(*r)
-                    }
-                    _ => return None,
-                },
-                _ => return None,
-            }
-        }
-        None
-    };
+    use crate::ir::{ExprId, UnaryOp};
+    let view_of = |e: ExprId| container_storage(module, func, e);
     let mut of_pointer: HashMap<VarId, Option<VarId>> = HashMap::new();
     let mut receivers: HashMap<VarId, Vec<ExprId>> = HashMap::new();
     for (p, rhs) in local_pointer_sets(module, func) {
@@ -1487,9 +1525,10 @@ pub fn member_targets(module: &Module, func: &Function) -> MemberTargets {
     if func.is_method {
         return out;
     }
+    // (A container's storage, `Buffer b(v.data(), n)`, is the container's data.)
     let var_of = |e: crate::ir::ExprId| match func.expr(func.strip_casts(e)).kind {
         ExprKind::Var(v) => Some(v),
-        _ => None,
+        _ => container_storage(module, func, e).map(|(v, _)| v),
     };
     // The object each constructor call initialises.
     let mut constructed: HashMap<crate::ir::ExprId, VarId> = HashMap::new();

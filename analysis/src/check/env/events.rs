@@ -6,7 +6,7 @@ use super::state::{join_into, Counts, ObjState, Opaque, State, STALE, VALID};
 use super::*;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::Node;
-use crate::ir::{Function, IndexVec, StmtKind, Storage};
+use crate::ir::{Function, IndexVec, StmtKind, Storage, TypeClass};
 use crate::pragma::{DirectiveKind, Leaf};
 use crate::semantics::effects::Effect;
 use crate::semantics::sections::Section;
@@ -143,6 +143,8 @@ pub(super) struct FnInterp<'a> {
     container_views: HashMap<crate::ir::VarId, crate::ir::VarId>,
     /// The receivers of those `.data()` calls (no access by themselves).
     container_view_sources: std::collections::HashSet<crate::ir::ExprId>,
+    /// Containers whose storage is passed straight to a call (see [`Prep`]).
+    data_args: HashMap<crate::ir::ExprId, (FuncId, usize)>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -176,6 +178,9 @@ pub(super) struct Prep {
     items: Vec<(DirId, DirectiveItems)>,
     /// Per loop header, the variables the loop fills whole (`fills::fills_whole_allocation`).
     filled: IndexVec<BlockId, Vec<crate::ir::VarId>>,
+    /// Containers whose storage is passed straight to a call (`scale(v.data(), n)`), by the
+    /// receiver expression: the callee and the argument's index.
+    data_args: HashMap<crate::ir::ExprId, (FuncId, usize)>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -204,6 +209,7 @@ impl Prepared {
             member_targets: crate::semantics::effects::member_targets(module, func),
             member_aliases: crate::semantics::effects::member_alias_sets(module, func),
             container_views: crate::semantics::effects::container_views(module, func),
+            data_args: crate::semantics::effects::data_arguments(module, func),
             items,
             filled: g
                 .blocks
@@ -281,6 +287,7 @@ impl<'a> FnInterp<'a> {
             member_alias_sources: Default::default(),
             container_views: HashMap::new(),
             container_view_sources: Default::default(),
+            data_args: prep.data_args.clone(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
@@ -476,8 +483,19 @@ impl<'a> FnInterp<'a> {
 
     fn object_of(&self, a: &Access) -> Option<Object> {
         match a.root {
-            Root::This => match member_path(a).first() {
-                Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Member(m.clone())),
+            Root::This => match member_path(a) {
+                // The pointer held in a member (`double *p = p_;`, `p_(p)`): its value, not
+                // the data it points to.
+                [crate::ir::access::PathElem::Member(_)]
+                    if a.escape.is_none()
+                        && matches!(
+                            self.func.expr(a.expr).class,
+                            TypeClass::Pointer | TypeClass::PointerToConst
+                        ) =>
+                {
+                    None
+                }
+                [crate::ir::access::PathElem::Member(m), ..] => Some(Object::Member(m.clone())),
                 _ => None,
             },
             Root::Var(v) => {
@@ -526,11 +544,24 @@ impl<'a> FnInterp<'a> {
                 .iter()
                 .map(|(v, e)| (*v, *e))
                 .collect();
-            let members: Vec<(String, Effect)> = self.sums[callee]
+            let mut members: Vec<(String, Effect)> = self.sums[callee]
                 .members
                 .iter()
                 .map(|(m, e)| (m.clone(), *e))
                 .collect();
+            // Members the callee only maps or unmaps through (`double *p = p_;` then `exit
+            // data map(from: p[0:n])`, a destructor's): the call still changes their data.
+            for o in [&self.exits.unmapped, &self.exits.mapped]
+                .into_iter()
+                .filter_map(|t| t.get(&callee))
+                .flat_map(|t| t.keys())
+            {
+                if let Object::Member(m) = o {
+                    if !members.iter().any(|(x, _)| x == m) {
+                        members.push((m.clone(), Effect::default()));
+                    }
+                }
+            }
             for (m, e) in members {
                 // A member that holds a pointer to one of this function's variables: the
                 // callee's accesses through it are that variable's data's.
@@ -596,12 +627,19 @@ impl<'a> FnInterp<'a> {
             {
                 continue;
             }
+            // `scale(v.data(), n)`: the call's effect on its parameter is on `v`'s data.
+            let data_arg = self.data_args.get(&a.expr).map(|&(c, i)| Escape::CallArg {
+                callee: Some(c),
+                index: Some(i),
+            });
             // `d = v.data()`: taking the view touches no data; nor does `v.size()`.
-            if self.container_view_sources.contains(&a.expr)
-                || crate::semantics::effects::is_library_query(self.module, a)
+            if data_arg.is_none()
+                && (self.container_view_sources.contains(&a.expr)
+                    || crate::semantics::effects::is_library_query(self.module, a))
             {
                 continue;
             }
+            let escape = data_arg.as_ref().or(a.escape.as_ref());
             // Through a pointer that may point into several variables (`dst = c ? a : b`, a
             // swap): each may be accessed, none certainly (a weak update of each).
             let multi = match a.root {
@@ -647,7 +685,7 @@ impl<'a> FnInterp<'a> {
                 let may = may || may_all;
                 let first = evs.len();
                 let span = span_of(a.expr);
-                match &a.escape {
+                match escape {
                     Some(Escape::CallArg {
                         callee: Some(c),
                         index,
@@ -1054,7 +1092,9 @@ impl<'a> FnInterp<'a> {
                 matches!(var.storage, Storage::Global | Storage::StaticGlobal)
                     || self.func.params.contains(v)
             }
-            Object::Member(_) => false,
+            // A method's member is its object's: the caller's (`buf.finish()` unmapping what
+            // `buf.p_` points to).
+            Object::Member(_) => self.func.is_method,
         }
     }
 

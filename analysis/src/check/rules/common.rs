@@ -75,10 +75,18 @@ pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Opt
     }
     match object {
         Object::Var(v) if cx.module.var(*v).ty.is_pointer() => None,
+        // A library container (`std::vector`): its name maps the object, not its elements.
+        Object::Var(v) if library_record(&cx.module.var(*v).ty) => None,
         // A member's data outside its class's methods has no name in scope to write.
         Object::Member(_) if !cx.module.function(func).is_method => None,
         _ => Some(name.to_string()),
     }
+}
+
+/// A record type of the C++ library (`std::vector<double>`, `std::array<float, 4>`).
+fn library_record(ty: &crate::ir::Type) -> bool {
+    let ty = ty.referent();
+    matches!(&ty.kind, crate::ir::TypeKind::Record(name) if name.trim_start_matches("const ").starts_with("std::"))
 }
 
 /// Related locations explaining why a copy is stale.
