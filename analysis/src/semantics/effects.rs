@@ -11,7 +11,9 @@
 
 use crate::ir::access::{Access, AccessKind, Escape, Root};
 use crate::ir::cfg::{self, Exec};
-use crate::ir::{device, ExprKind, FuncId, Function, IndexVec, Module, Storage, TypeKind, VarId};
+use crate::ir::{
+    device, ExprKind, FuncId, Function, IndexVec, Module, Storage, TypeClass, TypeKind, VarId,
+};
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 pub use crate::ir::effect::{Effect, SpaceEffect};
@@ -1324,6 +1326,13 @@ pub fn container_storage(
                 receiver: Some(r),
                 ..
             } if library_method(callee, &["data"]) => return container(*r),
+            // A method of the project's own class that hands out its storage (`double
+            // *data() { return v_.data(); }`): the object's data, as a container's.
+            ExprKind::Call {
+                callee: crate::ir::Callee::Direct(f),
+                receiver: Some(r),
+                args,
+            } if args.is_empty() && returns_member_storage(module, *f) => return container(*r),
             // `v.data()` on a container of a template's dependent type: a member call
             // resolved at instantiation (the callee is the member expression).
             ExprKind::Call {
@@ -1354,6 +1363,117 @@ pub fn container_storage(
         }
     }
     None
+}
+
+/// The expression a method returns when its whole body is one `return` of an expression on
+/// a member of its own object, with no parameters beyond `max_params`.
+fn accessor_return(
+    module: &Module,
+    f: crate::ir::FuncId,
+    max_params: usize,
+) -> Option<(&Function, crate::ir::ExprId)> {
+    use crate::ir::StmtKind;
+    let f = module.function(f);
+    if !f.is_method || !f.has_body || f.in_system_header || f.params.len() > max_params {
+        return None;
+    }
+    let list = match &f.stmt(f.body?).kind {
+        StmtKind::Compound(list) if list.len() == 1 => list,
+        _ => return None,
+    };
+    match &f.stmt(list[0]).kind {
+        StmtKind::Return(Some(e)) => Some((f, f.strip_casts(*e))),
+        _ => None,
+    }
+}
+
+/// `m` or `this->m`: a member of the method's own object.
+fn own_member(f: &Function, e: crate::ir::ExprId) -> bool {
+    match &f.expr(f.strip_casts(e)).kind {
+        ExprKind::Member { base: None, .. } => true,
+        ExprKind::Member {
+            base: Some(b),
+            arrow: true,
+            ..
+        } => matches!(f.expr(*b).kind, ExprKind::This),
+        _ => false,
+    }
+}
+
+/// A library method (`std::vector::data`) of one of `names`, with `args` arguments.
+fn library_call(module: &Module, c: &crate::ir::Callee, names: &[&str]) -> bool {
+    match c {
+        crate::ir::Callee::Direct(c) => {
+            let c = module.function(*c);
+            c.in_system_header && !c.has_body && names.contains(&c.name.as_str())
+        }
+        _ => false,
+    }
+}
+
+/// A method whose whole body is `return m.data();`, `return &m[0];` or `return m;` for a
+/// member `m` of its object (a library container or a pointer): an accessor of the object's
+/// storage.
+fn returns_member_storage(module: &Module, f: crate::ir::FuncId) -> bool {
+    use crate::ir::UnaryOp;
+    let Some((f, e)) = accessor_return(module, f, 0) else {
+        return false;
+    };
+    let zero =
+        |i: crate::ir::ExprId| matches!(f.expr(i).kind, ExprKind::Int { value: Some(0), .. });
+    match &f.expr(e).kind {
+        ExprKind::Member { .. } => {
+            own_member(f, e)
+                && matches!(
+                    f.expr(e).class,
+                    TypeClass::Pointer | TypeClass::PointerToConst
+                )
+        }
+        ExprKind::Call {
+            callee,
+            receiver: Some(r),
+            args,
+        } => args.is_empty() && library_call(module, callee, &["data"]) && own_member(f, *r),
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match &f.expr(*x).kind {
+            ExprKind::Call {
+                callee,
+                receiver: Some(r),
+                args,
+            } => {
+                args.len() == 1
+                    && zero(args[0])
+                    && library_call(module, callee, &["operator[]"])
+                    && own_member(f, *r)
+            }
+            ExprKind::Subscript(b, i) => own_member(f, *b) && zero(*i),
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// A method of the project whose whole body returns one element of its object's storage
+/// (`double &operator[](int i) { return v_[i]; }`, `at(i)`, `p_[i]` of a pointer member): it
+/// does nothing itself, its caller reads or writes that element.
+pub fn returns_member_element(module: &Module, f: crate::ir::FuncId) -> bool {
+    let Some((f, e)) = accessor_return(module, f, 1) else {
+        return false;
+    };
+    let param = |i: crate::ir::ExprId| matches!(f.expr(f.strip_casts(i)).kind, ExprKind::Var(v) if f.params.contains(&v));
+    match &f.expr(e).kind {
+        ExprKind::Call {
+            callee,
+            receiver: Some(r),
+            args,
+        } => {
+            args.len() == 1
+                && param(args[0])
+                && library_call(module, callee, &["operator[]", "at"])
+                && own_member(f, *r)
+        }
+        ExprKind::Subscript(b, i) => own_member(f, *b) && param(*i),
+        _ => false,
+    }
 }
 
 /// Calls that take a container's storage straight as an argument (`scale(v.data(), n)`,

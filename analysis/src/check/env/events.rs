@@ -1631,8 +1631,11 @@ impl<'a> FnInterp<'a> {
                 // Same for a function of a project header: it is not reported on itself.
                 // (A function of another file of the project, known by its summary there,
                 // is reported at the call too.)
+                // And an accessor of an element of its object's storage (`u[i]` on a class
+                // wrapping a vector): its caller reads the element.
                 let library = (!f.has_body && (f.in_system_header || f.external.is_some()))
-                    || (f.has_body && !f.in_main_file);
+                    || (f.has_body && !f.in_main_file)
+                    || crate::semantics::effects::returns_member_element(self.module, *callee);
                 // A project header's body that copies the data back (`target update from`)
                 // before it reads it on the host reads valid data, and leaves the host's copy
                 // as valid as its own exit says.
