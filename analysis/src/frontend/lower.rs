@@ -96,6 +96,9 @@ pub(super) struct Lowerer<'a> {
     /// Names declared in the enclosing blocks of the function being lowered, innermost
     /// last: what a name in a clause refers to.
     scopes: Vec<Vec<(String, VarId)>>,
+    /// Per enclosing block of the function being lowered (innermost last), the objects
+    /// declared in it so far whose destructor has a body: what a `return` destroys.
+    owned: Vec<Vec<(Cursor<'a>, Cursor<'a>)>>,
     /// Lowering declarations of a project header the file includes: function bodies are
     /// lowered for what they do (their effects), never reported on or rewritten.
     foreign: bool,
@@ -173,6 +176,7 @@ impl<'a> Lowerer<'a> {
             bodies: Bodies::default(),
             last_span: Span::default(),
             scopes: Vec::new(),
+            owned: Vec::new(),
             foreign: false,
             header_texts: HashMap::new(),
             header_skipped: HashMap::new(),
@@ -562,6 +566,7 @@ impl<'a> Lowerer<'a> {
             .map(|p| (self.module.vars[*p].name.clone(), *p))
             .collect();
         self.scopes = vec![param_scope];
+        self.owned.clear();
         let origin = header.as_ref().map(|(path, _)| path.clone());
         let saved = header.map(|(_, (h, pending))| {
             self.header = Some(h);
@@ -579,6 +584,7 @@ impl<'a> Lowerer<'a> {
             self.next_pragma = next;
         }
         self.scopes.clear();
+        self.owned.clear();
         let mut bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
         // What the header's directives would say of themselves (misplaced, a name not in
@@ -1124,15 +1130,23 @@ impl<'a> Lowerer<'a> {
         match kind {
             CXCursor_CompoundStmt => {
                 let mut list = Vec::new();
-                let mut owned = Vec::new();
+                self.owned.push(Vec::new());
                 for k in ch {
-                    if k.kind() == CXCursor_DeclStmt {
-                        owned.extend(k.children().into_iter().filter_map(destructor_of));
-                    }
                     self.stmt_in_sequence(k, d, &mut list);
+                    if k.kind() == CXCursor_DeclStmt {
+                        let objects = k.children().into_iter().filter_map(destructor_of);
+                        if let Some(top) = self.owned.last_mut() {
+                            top.extend(objects);
+                        }
+                    }
                 }
                 self.trailing_pragmas(span.end, &mut list);
-                self.destructor_calls(owned, span, &mut list);
+                let owned = self.owned.pop().unwrap_or_default();
+                let end = Span {
+                    start: span.end.saturating_sub(1).max(span.start),
+                    end: span.end,
+                };
+                self.destructor_calls(&owned, end, &mut list);
                 StmtKind::Compound(list)
             }
             CXCursor_DeclStmt => self.decl_stmt(&ch, d),
@@ -1170,7 +1184,30 @@ impl<'a> Lowerer<'a> {
             },
             CXCursor_BreakStmt => StmtKind::Break,
             CXCursor_ContinueStmt => StmtKind::Continue,
-            CXCursor_ReturnStmt => StmtKind::Return(ch.first().map(|e| self.expr(*e, d))),
+            CXCursor_ReturnStmt => {
+                let ret = StmtKind::Return(ch.first().map(|e| self.expr(*e, d)));
+                // The objects of every enclosing block are destroyed on the way out (after
+                // the value is computed; here before the return, which is the same to the
+                // data environment unless the value reads their data).
+                let owned: Vec<_> = self
+                    .owned
+                    .iter()
+                    .rev()
+                    .flat_map(|b| b.iter().rev())
+                    .copied()
+                    .collect();
+                if owned.is_empty() {
+                    return ret;
+                }
+                let mut list = Vec::new();
+                let at = Span {
+                    start: span.start,
+                    end: (span.start + "return".len() as u32).min(span.end),
+                };
+                self.destructor_calls_in_order(&owned, at, &mut list);
+                list.push(self.add_stmt(ret, span));
+                StmtKind::Compound(list)
+            }
             CXCursor_GotoStmt => {
                 let label = ch.first().map(|l| l.spelling()).unwrap_or_default();
                 if self.bodies.labels_seen.contains(&label) && self.bodies.not_analysed.is_none() {
@@ -1232,21 +1269,29 @@ impl<'a> Lowerer<'a> {
         self.module.line_col(offset)
     }
 
-    /// The destructor calls at the end of a block (`}`) for the objects `owned` declared in
-    /// it, the last declared first: what an RAII object does when it goes out of scope (an
-    /// `exit data` that copies results back). Only the block's normal end: a `return`,
-    /// `break` or `goto` leaving it runs them too, which is not modelled.
+    /// The destructor calls at the end of a block (`}`, `at`) for the objects `owned` declared
+    /// in it, the last declared first: what an RAII object does when it goes out of scope (an
+    /// `exit data` that copies results back). A `return` runs those of every enclosing block
+    /// (see the `ReturnStmt` arm); a `break`, `continue` or `goto` leaving a block does too,
+    /// which is not modelled.
     fn destructor_calls(
         &mut self,
-        owned: Vec<(Cursor<'a>, Cursor<'a>)>,
-        span: Span,
+        owned: &[(Cursor<'a>, Cursor<'a>)],
+        at: Span,
         out: &mut Vec<StmtId>,
     ) {
-        let at = Span {
-            start: span.end.saturating_sub(1).max(span.start),
-            end: span.end,
-        };
-        for (decl, dtor) in owned.into_iter().rev() {
+        let reversed: Vec<_> = owned.iter().rev().copied().collect();
+        self.destructor_calls_in_order(&reversed, at, out);
+    }
+
+    /// Calls of the destructors of `owned`, in that order, at `at`.
+    fn destructor_calls_in_order(
+        &mut self,
+        owned: &[(Cursor<'a>, Cursor<'a>)],
+        at: Span,
+        out: &mut Vec<StmtId>,
+    ) {
+        for &(decl, dtor) in owned {
             let Some(v) = self.vars.get(decl.canonical()) else {
                 continue;
             };

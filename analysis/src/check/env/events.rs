@@ -345,11 +345,26 @@ impl<'a> FnInterp<'a> {
             .iter()
             .map(|b| b.nodes.iter().map(|n| f.node_events(n)).collect())
             .collect();
+        // A local view of a container parameter's storage (`src = in.data()`) starts as the
+        // caller's container does.
+        let viewed: HashMap<Object, Object> = f
+            .container_views
+            .iter()
+            .map(|(c, p)| (Object::Var(*p), Object::Var(*c)))
+            .collect();
+        for (i, o) in f.objects.iter().enumerate() {
+            if viewed.get(o).is_some_and(|c| context.contains_key(c)) {
+                f.context_known.insert(i);
+            }
+        }
         f.entry = f
             .objects
             .iter()
             .map(|o| {
-                let mut s = context.get(o).cloned().unwrap_or_else(ObjState::unmapped);
+                let given = context
+                    .get(o)
+                    .or_else(|| viewed.get(o).and_then(|c| context.get(c)));
+                let mut s = given.cloned().unwrap_or_else(ObjState::unmapped);
                 s.pending_in.clear();
                 s.last_out = None;
                 s.entered = None;
@@ -1350,6 +1365,11 @@ impl<'a> FnInterp<'a> {
                     *v,
                     &|x| self.aliases.roots.get(&x).is_some_and(|r| r[..] == [*v]),
                 )
+                // The view of a container whose every caller knew its presence (`src =
+                // in.data()` of a `const std::vector<double> &in`).
+                    || (self.container_views.values().any(|p| p == v)
+                        && self.context_known.contains(&obj)
+                        && s.presence_known)
             }
             Storage::Parameter => {
                 var.ty.is_pointer() && self.context_known.contains(&obj) && s.presence_known
