@@ -512,6 +512,14 @@ impl FunctionFacts {
         let mut calls = Vec::new();
         let mut members = Vec::new();
         let stored = stored_pointer_values(module, func);
+        // In a method, a local copy of a member pointer (`double *a = a_;`): its accesses are
+        // that member's data's, as the interpretation counts them (its transfers name the
+        // member), besides `this`'s.
+        let member_views = if func.is_method {
+            member_alias_sets(module, func).0
+        } else {
+            HashMap::new()
+        };
         for (_, node) in g.nodes() {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
@@ -570,6 +578,18 @@ impl FunctionFacts {
                         a.kind
                     };
                     members.push((f.to_string(), Effect::access(kind, in_kernel)));
+                }
+                if let Root::Var(v) = a.root {
+                    if let Some(m) = member_views.get(&v) {
+                        if !a.path.is_empty() || a.escape.is_some() {
+                            let kind = if a.escape.is_some() && a.kind != AccessKind::Read {
+                                AccessKind::ReadWrite
+                            } else {
+                                a.kind
+                            };
+                            members.push((m.clone(), Effect::access(kind, in_kernel)));
+                        }
+                    }
                 }
                 for target in resolve(a.root) {
                     if !touches_outside_data(module, a, target) {

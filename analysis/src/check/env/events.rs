@@ -1108,8 +1108,16 @@ impl<'a> FnInterp<'a> {
                     || self.func.params.contains(v)
             }
             // A method's member is its object's: the caller's (`buf.finish()` unmapping what
-            // `buf.p_` points to).
-            Object::Member(_) => self.func.is_method,
+            // `buf.p_` points to). Not one its kernels use: the interpretation does not follow
+            // a member's data through a kernel, so its exit would say the host's copy is still
+            // valid; the caller applies the summary's device access instead.
+            Object::Member(m) => {
+                self.func.is_method
+                    && !self.sums[self.id]
+                        .members
+                        .get(m)
+                        .is_some_and(|e| e.kernel_read || e.kernel_write)
+            }
         }
     }
 
@@ -1600,7 +1608,11 @@ impl<'a> FnInterp<'a> {
                 let e = effect.at_call_site(on_device);
                 let (r, w) = (e.here_read || e.kernel_read, e.here_write || e.kernel_write);
                 self.point(st, *obj, *span, on_device, r, w);
-                if self.report && !on_device {
+                // (An accessor of its object's storage gets no context: what it hands out is
+                // read by this function, and reported here, not in the accessor's body.)
+                let accessor =
+                    crate::semantics::effects::returns_member_element(self.module, *callee);
+                if self.report && !on_device && !accessor {
                     if let Some(co) = callee_object {
                         let mut s = st[*obj].clone();
                         s.pending_in.clear();
@@ -1661,7 +1673,12 @@ impl<'a> FnInterp<'a> {
                 // as valid as its own exit says.
                 let refreshed_by_callee = callee_object
                     .as_ref()
-                    .filter(|_| library && f.has_body && st[*obj].counts.must_be_present())
+                    .filter(|co| {
+                        let member_of_method = f.is_method && matches!(co, Object::Member(_));
+                        (library || member_of_method)
+                            && f.has_body
+                            && st[*obj].counts.must_be_present()
+                    })
                     .filter(|_| st[*obj].dev == VALID)
                     .and_then(|co| self.exits.stale_host.get(callee)?.get(co))
                     .filter(|(reads_stale, _)| !reads_stale)

@@ -410,7 +410,10 @@ fn callee_exits(
             new().transfer_present(),
             new().transfer_once(),
         );
-        let r = (!module.function(id).in_main_file).then(|| new().transfer_stale_host());
+        // (And for a method: whether it refreshes its object's members, `target update
+        // from` through a member, is what its callers need to know.)
+        let f = module.function(id);
+        let r = (!f.in_main_file || f.is_method).then(|| new().transfer_stale_host());
         exits.unmapped.insert(id, t);
         exits.mapped.insert(id, p);
         exits.once.insert(id, o);
