@@ -242,6 +242,20 @@ fn analyse(
     analyse_in(&scope, var, named, depth, monotone)
 }
 
+/// [`accessed_section`] of a fixed-size array (`double x[N]`) from its element accesses, as
+/// for a pointer's data: what a clause's section of the array must cover.
+pub fn accessed_elements(
+    module: &Module,
+    func: FuncId,
+    cfg: &Cfg,
+    var: VarId,
+    stmts: &[StmtId],
+) -> Option<Section> {
+    let mut scope = Scope::new(module, func, cfg, stmts);
+    scope.array_elements = true;
+    analyse_in(&scope, var, false, 0, &mut BTreeSet::new()).ok()
+}
+
 /// The sections several variables have in the same statements of one function, sharing
 /// what does not depend on the variable (the statements' nodes, loops, counters and local
 /// definitions): [`accessed_section`] for each, at the cost of one setup.
@@ -305,6 +319,9 @@ struct Scope<'a> {
     /// Variables [`Self::writes`] write, and those it writes other than by a loop header.
     written: BTreeSet<VarId>,
     stray: BTreeSet<VarId>,
+    /// A fixed-size array's accesses give their elements' section (for a clause's section
+    /// of it), not the whole array.
+    array_elements: bool,
 }
 
 impl<'a> Scope<'a> {
@@ -397,6 +414,7 @@ impl<'a> Scope<'a> {
             header: Vec::new(),
             written: BTreeSet::new(),
             stray: BTreeSet::new(),
+            array_elements: false,
         }
     }
 }
@@ -478,6 +496,7 @@ fn parts_in(
 ) -> Result<Vec<(Section, ExprId)>, Unbounded> {
     let (module, f) = (scope.module, scope.f);
     match &module.var(var).ty.referent().kind {
+        TypeKind::Array { len: Some(_), .. } if scope.array_elements => {}
         TypeKind::Array { len: Some(len), .. } => {
             let first = scope
                 .nodes

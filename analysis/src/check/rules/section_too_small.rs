@@ -24,8 +24,9 @@ pub(super) const RULE: Rule = Rule {
     tags: &[],
 };
 
-/// Explicit sections `p[lo:len]` of pointer data, against the section the kernels that use
-/// them access (the kernel itself, or the kernels inside a `target data` region).
+/// Explicit sections `p[lo:len]` of pointer data or of a fixed-size array (`x[0:N / 2]` of
+/// `double x[N]`), against the section the kernels that use them access (the kernel itself,
+/// or the kernels inside a `target data` region).
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
@@ -38,7 +39,11 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // sections.
         let info = cx.module.directive(m.dir);
         let kind = info.directive.kind;
-        if !cx.module.var(*v).ty.is_pointer()
+        let array = matches!(
+            cx.module.var(*v).ty.kind,
+            crate::ir::TypeKind::Array { len: Some(_), .. }
+        );
+        if !(cx.module.var(*v).ty.is_pointer() || array)
             || !(kind.is_offload_kernel() || kind == DirectiveKind::TargetEnterData)
             || m.item.text.matches('[').count() != 1
             || !seen.insert(m.item.span)
@@ -95,7 +100,12 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if stmts.is_empty() {
             continue;
         }
-        let Some(used) = sections::accessed_section(cx.module, m.func, g, *v, &stmts) else {
+        let used = if array {
+            sections::accessed_elements(cx.module, m.func, g, *v, &stmts)
+        } else {
+            sections::accessed_section(cx.module, m.func, g, *v, &stmts)
+        };
+        let Some(used) = used else {
             continue;
         };
         let written = used.clone();
