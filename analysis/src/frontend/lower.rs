@@ -1146,7 +1146,7 @@ impl<'a> Lowerer<'a> {
                     start: span.end.saturating_sub(1).max(span.start),
                     end: span.end,
                 };
-                self.destructor_calls(&owned, end, &mut list);
+                self.destructor_calls(owned.into_iter().rev(), end, &mut list);
                 StmtKind::Compound(list)
             }
             CXCursor_DeclStmt => self.decl_stmt(&ch, d),
@@ -1204,7 +1204,7 @@ impl<'a> Lowerer<'a> {
                     start: span.start,
                     end: (span.start + "return".len() as u32).min(span.end),
                 };
-                self.destructor_calls_in_order(&owned, at, &mut list);
+                self.destructor_calls(owned, at, &mut list);
                 list.push(self.add_stmt(ret, span));
                 StmtKind::Compound(list)
             }
@@ -1269,29 +1269,18 @@ impl<'a> Lowerer<'a> {
         self.module.line_col(offset)
     }
 
-    /// The destructor calls at the end of a block (`}`, `at`) for the objects `owned` declared
-    /// in it, the last declared first: what an RAII object does when it goes out of scope (an
-    /// `exit data` that copies results back). A `return` runs those of every enclosing block
-    /// (see the `ReturnStmt` arm); a `break`, `continue` or `goto` leaving a block does too,
-    /// which is not modelled.
+    /// Calls at `at` of the destructors of `owned`, in that order: at the end of a block
+    /// (`}`) its objects, the last declared first, as C++ destroys them (an RAII object's
+    /// `exit data` that copies results back); at a `return` those of every enclosing block
+    /// (see the `ReturnStmt` arm). A `break`, `continue` or `goto` leaving a block runs them
+    /// too, which is not modelled.
     fn destructor_calls(
         &mut self,
-        owned: &[(Cursor<'a>, Cursor<'a>)],
+        owned: impl IntoIterator<Item = (Cursor<'a>, Cursor<'a>)>,
         at: Span,
         out: &mut Vec<StmtId>,
     ) {
-        let reversed: Vec<_> = owned.iter().rev().copied().collect();
-        self.destructor_calls_in_order(&reversed, at, out);
-    }
-
-    /// Calls of the destructors of `owned`, in that order, at `at`.
-    fn destructor_calls_in_order(
-        &mut self,
-        owned: &[(Cursor<'a>, Cursor<'a>)],
-        at: Span,
-        out: &mut Vec<StmtId>,
-    ) {
-        for &(decl, dtor) in owned {
+        for (decl, dtor) in owned {
             let Some(v) = self.vars.get(decl.canonical()) else {
                 continue;
             };

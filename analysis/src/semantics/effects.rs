@@ -1311,13 +1311,7 @@ pub fn container_storage(
     mut e: crate::ir::ExprId,
 ) -> Option<(VarId, crate::ir::ExprId)> {
     use crate::ir::{BinaryOp, ExprId, UnaryOp};
-    let library_method = |c: &crate::ir::Callee, names: &[&str]| match c {
-        crate::ir::Callee::Direct(f) => {
-            let f = module.function(*f);
-            f.in_system_header && !f.has_body && names.contains(&f.name.as_str())
-        }
-        _ => false,
-    };
+    let library_method = |c: &crate::ir::Callee, names: &[&str]| library_call(module, c, names);
     // A standard container's type, spelled so in a template where it depends on a
     // parameter (`std::vector<T>`).
     let std_container = |t: &crate::ir::Type| {
@@ -1454,20 +1448,32 @@ fn returns_member_storage(module: &Module, f: crate::ir::FuncId) -> bool {
             receiver: Some(r),
             args,
         } => args.is_empty() && library_call(module, callee, &["data"]) && own_member(f, *r),
-        ExprKind::Unary(UnaryOp::AddrOf, x) => match &f.expr(*x).kind {
-            ExprKind::Call {
-                callee,
-                receiver: Some(r),
-                args,
-            } => {
-                args.len() == 1
-                    && zero(args[0])
-                    && library_call(module, callee, &["operator[]"])
-                    && own_member(f, *r)
-            }
-            ExprKind::Subscript(b, i) => own_member(f, *b) && zero(*i),
-            _ => false,
-        },
+        ExprKind::Unary(UnaryOp::AddrOf, x) => member_element(module, f, *x, &["operator[]"], zero),
+        _ => false,
+    }
+}
+
+/// `e` is an element of a member of the method's own object, `m[i]` or `m.op(i)` for a library
+/// method `op` of `names`, at an index `index` accepts.
+fn member_element(
+    module: &Module,
+    f: &Function,
+    e: crate::ir::ExprId,
+    names: &[&str],
+    index: impl Fn(crate::ir::ExprId) -> bool,
+) -> bool {
+    match &f.expr(e).kind {
+        ExprKind::Call {
+            callee,
+            receiver: Some(r),
+            args,
+        } => {
+            args.len() == 1
+                && index(args[0])
+                && library_call(module, callee, names)
+                && own_member(f, *r)
+        }
+        ExprKind::Subscript(b, i) => own_member(f, *b) && index(*i),
         _ => false,
     }
 }
@@ -1480,20 +1486,7 @@ pub fn returns_member_element(module: &Module, f: crate::ir::FuncId) -> bool {
         return false;
     };
     let param = |i: crate::ir::ExprId| matches!(f.expr(f.strip_casts(i)).kind, ExprKind::Var(v) if f.params.contains(&v));
-    match &f.expr(e).kind {
-        ExprKind::Call {
-            callee,
-            receiver: Some(r),
-            args,
-        } => {
-            args.len() == 1
-                && param(args[0])
-                && library_call(module, callee, &["operator[]", "at"])
-                && own_member(f, *r)
-        }
-        ExprKind::Subscript(b, i) => own_member(f, *b) && param(*i),
-        _ => false,
-    }
+    member_element(module, f, e, &["operator[]", "at"], param)
 }
 
 /// Calls that take a container's storage straight as an argument (`scale(v.data(), n)`,

@@ -145,6 +145,8 @@ pub(super) struct FnInterp<'a> {
     container_view_sources: std::collections::HashSet<crate::ir::ExprId>,
     /// Containers whose storage is passed straight to a call (see [`Prep`]).
     data_args: HashMap<crate::ir::ExprId, (FuncId, usize)>,
+    /// Callees that hand out an element of their object's storage (see [`Prep`]).
+    accessors: std::collections::HashSet<FuncId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -181,6 +183,9 @@ pub(super) struct Prep {
     /// Containers whose storage is passed straight to a call (`scale(v.data(), n)`), by the
     /// receiver expression: the callee and the argument's index.
     data_args: HashMap<crate::ir::ExprId, (FuncId, usize)>,
+    /// The functions it calls that hand out an element of their object's storage
+    /// (`effects::returns_member_element`).
+    accessors: std::collections::HashSet<FuncId>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -210,6 +215,18 @@ impl Prepared {
             member_aliases: crate::semantics::effects::member_alias_sets(module, func),
             container_views: crate::semantics::effects::container_views(module, func),
             data_args: crate::semantics::effects::data_arguments(module, func),
+            accessors: func
+                .exprs
+                .iter()
+                .filter_map(|e| match e.kind {
+                    crate::ir::ExprKind::Call {
+                        callee: crate::ir::Callee::Direct(c),
+                        ..
+                    } => Some(c),
+                    _ => None,
+                })
+                .filter(|c| crate::semantics::effects::returns_member_element(module, *c))
+                .collect(),
             items,
             filled: g
                 .blocks
@@ -288,6 +305,7 @@ impl<'a> FnInterp<'a> {
             container_views: HashMap::new(),
             container_view_sources: Default::default(),
             data_args: prep.data_args.clone(),
+            accessors: prep.accessors.clone(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
@@ -1610,8 +1628,7 @@ impl<'a> FnInterp<'a> {
                 self.point(st, *obj, *span, on_device, r, w);
                 // (An accessor of its object's storage gets no context: what it hands out is
                 // read by this function, and reported here, not in the accessor's body.)
-                let accessor =
-                    crate::semantics::effects::returns_member_element(self.module, *callee);
+                let accessor = self.accessors.contains(callee);
                 if self.report && !on_device && !accessor {
                     if let Some(co) = callee_object {
                         let mut s = st[*obj].clone();
@@ -1667,7 +1684,7 @@ impl<'a> FnInterp<'a> {
                 // wrapping a vector): its caller reads the element.
                 let library = (!f.has_body && (f.in_system_header || f.external.is_some()))
                     || (f.has_body && !f.in_main_file)
-                    || crate::semantics::effects::returns_member_element(self.module, *callee);
+                    || accessor;
                 // A project header's body that copies the data back (`target update from`)
                 // before it reads it on the host reads valid data, and leaves the host's copy
                 // as valid as its own exit says.
