@@ -99,6 +99,10 @@ pub(super) struct Lowerer<'a> {
     /// Per enclosing block of the function being lowered (innermost last), the objects
     /// declared in it so far whose destructor has a body: what a `return` destroys.
     owned: Vec<Vec<(Cursor<'a>, Cursor<'a>)>>,
+    /// Per enclosing loop or `switch` (innermost last): how many blocks of `owned` were open
+    /// at its start, and whether it is a loop (a `continue` target). The blocks opened since
+    /// are the ones a `break` or `continue` leaves.
+    jump_targets: Vec<(usize, bool)>,
     /// Lowering declarations of a project header the file includes: function bodies are
     /// lowered for what they do (their effects), never reported on or rewritten.
     foreign: bool,
@@ -177,6 +181,7 @@ impl<'a> Lowerer<'a> {
             last_span: Span::default(),
             scopes: Vec::new(),
             owned: Vec::new(),
+            jump_targets: Vec::new(),
             foreign: false,
             header_texts: HashMap::new(),
             header_skipped: HashMap::new(),
@@ -567,6 +572,7 @@ impl<'a> Lowerer<'a> {
             .collect();
         self.scopes = vec![param_scope];
         self.owned.clear();
+        self.jump_targets.clear();
         let origin = header.as_ref().map(|(path, _)| path.clone());
         let saved = header.map(|(_, (h, pending))| {
             self.header = Some(h);
@@ -585,6 +591,7 @@ impl<'a> Lowerer<'a> {
         }
         self.scopes.clear();
         self.owned.clear();
+        self.jump_targets.clear();
         let mut bodies = std::mem::take(&mut self.bodies);
         self.cur_func = None;
         // What the header's directives would say of themselves (misplaced, a name not in
@@ -1155,7 +1162,7 @@ impl<'a> Lowerer<'a> {
             CXCursor_ForStmt => self.for_stmt(c, &ch, d),
             CXCursor_CXXForRangeStmt => self.range_for(&ch, d),
             CXCursor_WhileStmt if !ch.is_empty() => {
-                let body = self.sub_stmt(ch[ch.len() - 1], d);
+                let body = self.jump_target_body(ch[ch.len() - 1], d, true);
                 let cond = if ch.len() >= 2 {
                     self.cond_expr(ch[ch.len() - 2], d)
                 } else {
@@ -1164,14 +1171,14 @@ impl<'a> Lowerer<'a> {
                 StmtKind::While { cond, body }
             }
             CXCursor_DoStmt if ch.len() == 2 => {
-                let body = self.sub_stmt(ch[0], d);
+                let body = self.jump_target_body(ch[0], d, true);
                 let cond = self.expr(ch[1], d);
                 StmtKind::Do { body, cond }
             }
             CXCursor_SwitchStmt if ch.len() >= 2 => {
                 let init = (ch.len() >= 3).then(|| self.stmt(ch[0], d));
                 let cond = self.cond_expr(ch[ch.len() - 2], d);
-                let body = self.sub_stmt(ch[ch.len() - 1], d);
+                let body = self.jump_target_body(ch[ch.len() - 1], d, false);
                 StmtKind::Switch { init, cond, body }
             }
             CXCursor_CaseStmt if !ch.is_empty() => {
@@ -1182,8 +1189,8 @@ impl<'a> Lowerer<'a> {
             CXCursor_DefaultStmt => StmtKind::Default {
                 body: ch.last().map(|b| self.sub_stmt(*b, d)),
             },
-            CXCursor_BreakStmt => StmtKind::Break,
-            CXCursor_ContinueStmt => StmtKind::Continue,
+            CXCursor_BreakStmt => self.leave_blocks(StmtKind::Break, span, false),
+            CXCursor_ContinueStmt => self.leave_blocks(StmtKind::Continue, span, true),
             CXCursor_ReturnStmt => {
                 let ret = StmtKind::Return(ch.first().map(|e| self.expr(*e, d)));
                 // The objects of every enclosing block are destroyed on the way out (after
@@ -1269,11 +1276,47 @@ impl<'a> Lowerer<'a> {
         self.module.line_col(offset)
     }
 
+    /// The body of a loop (`is_loop`) or of a `switch`: the blocks a `break` (or `continue`)
+    /// inside it leaves are those opened from here on.
+    fn jump_target_body(&mut self, c: Cursor<'a>, d: usize, is_loop: bool) -> StmtId {
+        self.jump_targets.push((self.owned.len(), is_loop));
+        let body = self.sub_stmt(c, d);
+        self.jump_targets.pop();
+        body
+    }
+
+    /// A `break` (or a `continue`, `to_loop`) preceded by the destructor calls of the objects
+    /// of every block it leaves, innermost first (the statement alone when there are none,
+    /// or when it has no target: broken code).
+    fn leave_blocks(&mut self, jump: StmtKind, span: Span, to_loop: bool) -> StmtKind {
+        let Some(&(depth, _)) = self
+            .jump_targets
+            .iter()
+            .rev()
+            .find(|(_, is_loop)| *is_loop || !to_loop)
+        else {
+            return jump;
+        };
+        let owned: Vec<_> = self.owned[depth.min(self.owned.len())..]
+            .iter()
+            .rev()
+            .flat_map(|b| b.iter().rev())
+            .copied()
+            .collect();
+        if owned.is_empty() {
+            return jump;
+        }
+        let mut list = Vec::new();
+        self.destructor_calls(owned, span, &mut list);
+        list.push(self.add_stmt(jump, span));
+        StmtKind::Compound(list)
+    }
+
     /// Calls at `at` of the destructors of `owned`, in that order: at the end of a block
     /// (`}`) its objects, the last declared first, as C++ destroys them (an RAII object's
-    /// `exit data` that copies results back); at a `return` those of every enclosing block
-    /// (see the `ReturnStmt` arm). A `break`, `continue` or `goto` leaving a block runs them
-    /// too, which is not modelled.
+    /// `exit data` that copies results back); at a `return`, `break` or `continue` those of
+    /// every block it leaves (see `leave_blocks` and the `ReturnStmt` arm). A `goto` leaving
+    /// a block runs them too, which is not modelled.
     fn destructor_calls(
         &mut self,
         owned: impl IntoIterator<Item = (Cursor<'a>, Cursor<'a>)>,
@@ -1464,7 +1507,7 @@ impl<'a> Lowerer<'a> {
         let init = init_c.map(|k| self.stmt(k, d));
         let cond = cond_c.map(|k| self.cond_expr(k, d));
         let step = step_c.map(|k| self.expr(k, d));
-        let body = self.sub_stmt(body_c, d);
+        let body = self.jump_target_body(body_c, d, true);
         let induction = self.induction_var(init, step);
         StmtKind::For(ForLoop {
             init,
@@ -1521,7 +1564,7 @@ impl<'a> Lowerer<'a> {
         };
         let var = self.declare(var_c);
         let range = self.expr(ch[ch.len() - 2], d);
-        let body = self.sub_stmt(ch[ch.len() - 1], d);
+        let body = self.jump_target_body(ch[ch.len() - 1], d, true);
         StmtKind::RangeFor { var, range, body }
     }
 

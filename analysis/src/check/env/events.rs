@@ -108,6 +108,7 @@ pub(super) struct FnInterp<'a> {
     consumed: BTreeSet<CopyKey>,
     mappings: Vec<Mapping>,
     accesses: Vec<AccessEvent>,
+    passed: Vec<super::Passed>,
     points: Vec<PointState>,
     unproven: Vec<super::Unproven>,
     /// Pointers this function swaps ([`crate::semantics::effects::swap_groups`]): a write
@@ -286,6 +287,7 @@ impl<'a> FnInterp<'a> {
             consumed: BTreeSet::new(),
             mappings: Vec::new(),
             accesses: Vec::new(),
+            passed: Vec::new(),
             points: Vec::new(),
             unproven: Vec::new(),
             swaps: prep.swaps.clone(),
@@ -1294,6 +1296,7 @@ impl<'a> FnInterp<'a> {
         }
         out.mappings.append(&mut self.mappings);
         out.accesses.append(&mut self.accesses);
+        out.passed.append(&mut self.passed);
         out.points.append(&mut self.points);
         out.unproven.append(&mut self.unproven);
         for k in &self.kernels {
@@ -1675,6 +1678,20 @@ impl<'a> FnInterp<'a> {
                     return;
                 }
                 self.log(*obj, b, false, hr, hw);
+                if let (true, false, Some(co)) = (self.report, self.quiet, callee_object) {
+                    if f.has_body {
+                        self.passed.push(super::Passed {
+                            caller: self.id,
+                            block: b,
+                            span: *span,
+                            object: self.objects[*obj].clone(),
+                            callee: *callee,
+                            callee_object: co.clone(),
+                            kernel_read: kr,
+                            kernel_write: kw,
+                        });
+                    }
+                }
                 // A library function (its body is not analysed, its prototype is known) reads
                 // the data here: nothing else reports it (`v[i]` on a vector member, `memcpy`).
                 // Same for a function of a project header: it is not reported on itself.

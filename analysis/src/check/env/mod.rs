@@ -188,6 +188,21 @@ pub struct AccessEvent {
     pub write: bool,
 }
 
+/// An object passed to a call from the host (reporting pass): the caller's object, the
+/// callee's (its parameter, a member, a global) and what the callee's kernels do to it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Passed {
+    pub caller: FuncId,
+    pub block: BlockId,
+    /// The argument (or the call, for members and globals).
+    pub span: Span,
+    pub object: Object,
+    pub callee: FuncId,
+    pub callee_object: Object,
+    pub kernel_read: bool,
+    pub kernel_write: bool,
+}
+
 /// What a kernel gets by OpenMP's implicit rules, with no clause naming it (for editors).
 #[derive(Clone, Debug, PartialEq)]
 pub struct KernelImplicit {
@@ -249,6 +264,9 @@ pub struct Facts {
     pub copies: Vec<Copy>,
     pub mappings: Vec<Mapping>,
     pub accesses: Vec<AccessEvent>,
+    /// Data passed to a function with a body from the host: which object of the callee it
+    /// is (the loop rules follow a callee's mappings to its callers' loops).
+    pub passed: Vec<Passed>,
     /// Per kernel, its implicit data-sharing (editors' inlay hints).
     pub kernels: Vec<KernelImplicit>,
     /// Per access, the state before it (editors' hover).
@@ -306,6 +324,7 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
         copies: Vec::new(),
         mappings: Vec::new(),
         accesses: Vec::new(),
+        passed: Vec::new(),
         kernels: Vec::new(),
         points: Vec::new(),
         unproven: Vec::new(),

@@ -184,6 +184,33 @@ pub fn trips(cx: &Context, func: FuncId, l: crate::ir::cfg::LoopId) -> crate::ch
     }
 }
 
+/// How many times code in loop `inner` runs for one entry into loop `outer` around it (itself
+/// included): the product of the trip counts of the loops from one to the other, estimated
+/// when any of them is.
+pub fn trips_within(
+    cx: &Context,
+    func: FuncId,
+    inner: crate::ir::cfg::LoopId,
+    outer: crate::ir::cfg::LoopId,
+) -> crate::check::Multiplier {
+    let mut out = crate::check::Multiplier {
+        times: 1,
+        estimated: false,
+    };
+    let Some(g) = cx.facts.cfgs[func].as_ref() else {
+        return trips(cx, func, outer);
+    };
+    for l in g.loop_chain(inner) {
+        let t = trips(cx, func, l);
+        out.times = out.times.saturating_mul(t.times);
+        out.estimated |= t.estimated;
+        if l == outer {
+            return out;
+        }
+    }
+    trips(cx, func, outer)
+}
+
 /// "N B per copy" with the multiplier, for messages.
 pub fn cost(bytes: Option<u64>, m: Option<crate::check::Multiplier>) -> String {
     let b = bytes.map_or("its data".to_string(), |b| format!("{b} B"));

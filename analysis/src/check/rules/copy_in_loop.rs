@@ -1,8 +1,10 @@
 //! OMP201: data mapped and copied on every iteration of a host loop.
 
-use super::common::{cost, finding, names_fixed_in_loop, trips, widest_loop};
+use super::common::{cost, finding, names_fixed_in_loop, trips_within, widest_loop};
 use super::Context;
-use crate::check::env::Mapping;
+use crate::check::env::{Mapping, Object, Passed};
+use crate::ir::cfg::Exec;
+use crate::ir::{Callee, ExprKind, FuncId, Span, Storage};
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
 use crate::pragma::MapType;
@@ -20,10 +22,17 @@ pub(super) const RULE: Rule = Rule {
 };
 
 /// A map item inside a host loop that allocates (and maybe copies) on every iteration and
-/// could be mapped once around loop `l` instead, with map type `map_type`.
+/// could be mapped once around loop `l` of `func` instead, as `text` with map type
+/// `map_type`. The loop is the mapping's function's own, or a caller's loop around a call
+/// of that function (`call`).
 pub struct Hoist<'a> {
     pub m: &'a Mapping,
+    pub func: FuncId,
+    /// The innermost loop of `func` around the mapping (or the call).
+    pub inner: LoopId,
     pub l: LoopId,
+    pub text: String,
+    pub call: Option<Span>,
     pub map_type: &'static str,
     pub copies: u64,
 }
@@ -31,49 +40,164 @@ pub struct Hoist<'a> {
 pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
     let mut out: Vec<Hoist> = Vec::new();
     for m in &cx.facts.mappings {
-        let (Some(l0), true) = (m.in_loop, m.allocates) else {
-            continue;
-        };
-        if m.item.clause_items == 0 || out.iter().any(|h| h.m.item.span == m.item.span) {
+        if !m.allocates
+            || m.item.clause_items == 0
+            || out.iter().any(|h| h.m.item.span == m.item.span)
+        {
             continue;
         }
         let to = matches!(m.item.map_type, MapType::To | MapType::ToFrom);
         let from = matches!(m.item.map_type, MapType::From | MapType::ToFrom);
-        if !matches!(
-            m.item.map_type,
-            MapType::To | MapType::ToFrom | MapType::From | MapType::Alloc
-        ) {
-            continue;
-        }
-        let ok = |l: LoopId| {
-            let acc: Vec<_> = cx
-                .facts
-                .accesses_in_loop(m.func, l, &m.item.object)
-                .collect();
-            let host_w = acc.iter().any(|a| !a.on_device && a.write);
-            let host_r = acc.iter().any(|a| !a.on_device && a.read);
-            let dev_w = acc.iter().any(|a| a.on_device && a.write);
-            (!to || (!host_w && (!dev_w || from)))
-                && (!from || !host_r)
-                && names_fixed_in_loop(cx, m.func, l, &m.item.text)
+        let map_type = match m.item.map_type {
+            MapType::ToFrom => "tofrom",
+            MapType::To => "to",
+            MapType::From => "from",
+            MapType::Alloc => "alloc",
+            _ => continue,
         };
-        let Some(l) = widest_loop(cx, m.func, l0, ok) else {
-            continue;
+        let hoist = |func: FuncId, l: LoopId, object: &Object, text: String, call| {
+            let ok = |l: LoopId| {
+                let acc: Vec<_> = cx.facts.accesses_in_loop(func, l, object).collect();
+                let host_w = acc.iter().any(|a| !a.on_device && a.write);
+                let host_r = acc.iter().any(|a| !a.on_device && a.read);
+                // A kernel of a callee in the loop writes it (the call's own accesses on
+                // the host are among `acc`).
+                let dev_w = acc.iter().any(|a| a.on_device && a.write)
+                    || cx.facts.passed.iter().any(|p| {
+                        p.caller == func
+                            && &p.object == object
+                            && p.kernel_write
+                            && cx.facts.in_loop(func, l, p.block)
+                    });
+                (!to || (!host_w && (!dev_w || from)))
+                    && (!from || !host_r)
+                    && names_fixed_in_loop(cx, func, l, &text)
+            };
+            let inner = l;
+            let l = widest_loop(cx, func, l, ok)?;
+            Some(Hoist {
+                m,
+                func,
+                inner,
+                l,
+                text,
+                call,
+                map_type,
+                copies: to as u64 + from as u64,
+            })
         };
-        let map_type = match (to, from) {
-            (true, true) => "tofrom",
-            (true, false) => "to",
-            (false, true) => "from",
-            (false, false) => "alloc",
+        let found = match m.in_loop {
+            Some(l0) => hoist(m.func, l0, &m.item.object, m.item.text.clone(), None),
+            // Mapped once per call: the loops of the callers around the call.
+            None => callers_loops(cx, m).find_map(|(p, l0, text)| {
+                hoist(p.caller, l0, &p.object, text, Some(p.span))
+            }),
         };
-        out.push(Hoist {
-            m,
-            l,
-            map_type,
-            copies: to as u64 + from as u64,
-        });
+        out.extend(found);
     }
     out
+}
+
+/// The calls of `m`'s function inside host loops of their callers that pass it the object
+/// `m` maps: each with its innermost loop and `m`'s item in the caller's terms (parameters
+/// replaced by the arguments; none when the item names the function's locals, or when the
+/// mapped object is passed as anything but a variable).
+fn callers_loops<'a>(
+    cx: &'a Context,
+    m: &'a Mapping,
+) -> impl Iterator<Item = (&'a Passed, LoopId, String)> + 'a {
+    cx.facts.passed.iter().filter_map(move |p| {
+        if p.callee != m.func || p.caller == m.func || p.callee_object != m.item.object {
+            return None;
+        }
+        let g = cx.facts.cfgs[p.caller].as_ref()?;
+        let l0 = g.block(p.block).loop_id?;
+        if g.loops[l0].exec == Exec::Device {
+            return None;
+        }
+        let text = in_caller_terms(cx, m, p)?;
+        Some((p, l0, text))
+    })
+}
+
+/// `m`'s item text as the caller of `p` would write it.
+fn in_caller_terms(cx: &Context, m: &Mapping, p: &Passed) -> Option<String> {
+    let caller = cx.module.function(p.caller);
+    let callee = cx.module.function(m.func);
+    let args = caller.exprs.iter().find_map(|e| match &e.kind {
+        ExprKind::Call {
+            callee: Callee::Direct(c),
+            args,
+            receiver: None,
+        } if *c == m.func && args.iter().any(|a| caller.expr(*a).span == p.span) => Some(args),
+        _ => None,
+    })?;
+    let arg_text = |i: usize| -> Option<&str> {
+        let s = caller.expr(*args.get(i)?).span;
+        cx.source.get(s.start as usize..s.end as usize)
+    };
+    let base = match &m.item.object {
+        Object::Var(v) => *v,
+        Object::Member(_) => return None,
+    };
+    let mut out = String::new();
+    let text = &m.item.text;
+    let mut rest = text.as_str();
+    let mut prev_member = false;
+    while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
+        let (before, tail) = rest.split_at(start);
+        out.push_str(before);
+        let end = tail
+            .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(tail.len());
+        let (word, after) = tail.split_at(end);
+        let member = before.trim_end().ends_with('.') || before.trim_end().ends_with("->");
+        let member = member || (before.trim().is_empty() && prev_member);
+        prev_member = false;
+        rest = after;
+        if member {
+            out.push_str(word);
+            continue;
+        }
+        let param = callee
+            .params
+            .iter()
+            .position(|&v| cx.module.var(v).name == word);
+        match param {
+            Some(i) => {
+                let a = arg_text(i)?.trim();
+                let simple = a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+                if callee.params[i] == base {
+                    // The mapped data itself: the caller's variable that holds it.
+                    match &p.object {
+                        Object::Var(v) if simple && cx.module.var(*v).name == a => {
+                            out.push_str(a)
+                        }
+                        _ => return None,
+                    }
+                } else if simple {
+                    out.push_str(a);
+                } else {
+                    out.push('(');
+                    out.push_str(a);
+                    out.push(')');
+                }
+            }
+            None => {
+                // A global, or a name the caller cannot see (a local of the callee).
+                let global = cx.module.vars.iter().any(|v| {
+                    v.name == word && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
+                });
+                let keyword = matches!(word, "sizeof" | "int" | "long" | "unsigned" | "size_t");
+                if !(global || keyword) {
+                    return None;
+                }
+                out.push_str(word);
+            }
+        }
+    }
+    out.push_str(rest);
+    Some(out)
 }
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
@@ -87,25 +211,37 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
 /// The finding for a hoistable mapping (OMP201 or OMP206).
 pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
     let m = h.m;
-    let g = cx.facts.cfgs[m.func]
+    let g = cx.facts.cfgs[h.func]
         .as_ref()
         .expect("mappings come from analysed functions");
     let loop_stmt = g.loops[h.l].stmt;
-    let loop_span = cx.module.function(m.func).stmt(loop_stmt).span;
-    let mult = trips(cx, m.func, h.l);
+    let loop_span = cx.module.function(h.func).stmt(loop_stmt).span;
+    let mult = trips_within(cx, h.func, h.inner, h.l);
     let bytes = m.item.bytes.map(|b| b * h.copies.max(1));
+    let line = super::common::line(cx, loop_span);
+    let each = match h.call {
+        None => format!("on every iteration of the loop at line {line}"),
+        Some(_) => format!(
+            "on every call of `{}`, which `{}` calls on every iteration of the loop at line {line}",
+            cx.module.function(m.func).name,
+            cx.module.function(h.func).name
+        ),
+    };
+    let region = if h.call.is_some() {
+        "a `target data` region around that loop"
+    } else {
+        "a `target data` region around the loop"
+    };
     let what = if code == RULE.code {
         format!(
-            "`{}` is allocated and copied on every iteration of the loop at line {} ({}); a `target data` region around the loop copies it once",
+            "`{}` is allocated and copied {each} ({}); {region} copies it once",
             m.item.text,
-            super::common::line(cx, loop_span),
             cost(bytes, Some(mult))
         )
     } else {
         format!(
-            "device memory for `{}` is allocated and freed on every iteration of the loop at line {}; a `target data` region around the loop allocates it once",
+            "device memory for `{}` is allocated and freed {each}; {region} allocates it once",
             m.item.text,
-            super::common::line(cx, loop_span)
         )
     };
     let mut x = finding(code, true, m.item.span, what);
@@ -119,15 +255,22 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
         message: "the loop".to_string(),
         header: None,
     });
+    if let Some(call) = h.call {
+        x.related.push(Related {
+            span: call,
+            message: format!("passed to `{}` here", cx.module.function(m.func).name),
+            header: None,
+        });
+    }
     let edits = fixes::region(
         cx.module,
         cx.source,
-        m.func,
+        h.func,
         loop_stmt,
-        vec![fixes::clause("map", Some(h.map_type), &m.item.text)],
+        vec![fixes::clause("map", Some(h.map_type), &h.text)],
     );
     x.fixes = fixes::fix(
-        format!("map `{}` ({}) around the loop", m.item.text, h.map_type),
+        format!("map `{}` ({}) around the loop", h.text, h.map_type),
         edits,
     );
     x
