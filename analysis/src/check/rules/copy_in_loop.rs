@@ -32,7 +32,9 @@ pub struct Hoist<'a> {
     pub inner: LoopId,
     pub l: LoopId,
     pub text: String,
-    pub call: Option<Span>,
+    /// The call in the caller's loop, and the functions between (callers of the mapping's
+    /// function that pass the data on).
+    pub call: Option<(Span, Vec<FuncId>)>,
     pub map_type: &'static str,
     pub copies: u64,
 }
@@ -89,8 +91,14 @@ pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
         let found = match m.in_loop {
             Some(l0) => hoist(m.func, l0, &m.item.object, m.item.text.clone(), None),
             // Mapped once per call: the loops of the callers around the call.
-            None => callers_loops(cx, m).find_map(|(p, l0, text)| {
-                hoist(p.caller, l0, &p.object, text, Some(p.span))
+            None => callers_loops(cx, m).into_iter().find_map(|c| {
+                hoist(
+                    c.call.caller,
+                    c.inner,
+                    &c.call.object,
+                    c.text,
+                    Some((c.call.span, c.through)),
+                )
             }),
         };
         out.extend(found);
@@ -98,51 +106,83 @@ pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
     out
 }
 
-/// The calls of `m`'s function inside host loops of their callers that pass it the object
-/// `m` maps: each with its innermost loop and `m`'s item in the caller's terms (parameters
-/// replaced by the arguments; none when the item names the function's locals, or when the
-/// mapped object is passed as anything but a variable).
-fn callers_loops<'a>(
-    cx: &'a Context,
-    m: &'a Mapping,
-) -> impl Iterator<Item = (&'a Passed, LoopId, String)> + 'a {
-    cx.facts.passed.iter().filter_map(move |p| {
-        if p.callee != m.func || p.caller == m.func || p.callee_object != m.item.object {
-            return None;
-        }
-        let g = cx.facts.cfgs[p.caller].as_ref()?;
-        let l0 = g.block(p.block).loop_id?;
-        if g.loops[l0].exec == Exec::Device {
-            return None;
-        }
-        let text = in_caller_terms(cx, m, p)?;
-        Some((p, l0, text))
-    })
+/// A call inside a host loop of its caller that leads to `m`'s mapping (directly or through
+/// callers of `m`'s function that pass the data on, up to three calls deep).
+struct LoopCall<'a> {
+    /// The call in the loop.
+    call: &'a Passed,
+    /// Its innermost loop.
+    inner: LoopId,
+    /// `m`'s item in the loop's function's terms.
+    text: String,
+    /// The functions between the loop's function and `m`'s (for messages).
+    through: Vec<FuncId>,
 }
 
-/// `m`'s item text as the caller of `p` would write it.
-fn in_caller_terms(cx: &Context, m: &Mapping, p: &Passed) -> Option<String> {
+/// The calls inside host loops that pass the object `m` maps to `m`'s function, directly or
+/// through other calls: each with `m`'s item in the loop's function's terms (parameters
+/// replaced by the arguments; none when the item names the function's locals, or when the
+/// mapped object is passed as anything but a variable).
+fn callers_loops<'a>(cx: &'a Context, m: &'a Mapping) -> Vec<LoopCall<'a>> {
+    let mut out = Vec::new();
+    let mut work = vec![(m.func, m.item.object.clone(), m.item.text.clone(), Vec::new())];
+    while let Some((func, object, text, through)) = work.pop() {
+        for p in &cx.facts.passed {
+            if p.callee != func || p.caller == func || p.callee_object != object {
+                continue;
+            }
+            if p.caller == m.func || through.contains(&p.caller) {
+                continue;
+            }
+            let Some(text) = in_caller_terms(cx, &object, &text, p) else {
+                continue;
+            };
+            let Some(g) = cx.facts.cfgs[p.caller].as_ref() else {
+                continue;
+            };
+            match g.block(p.block).loop_id {
+                Some(l0) if g.loops[l0].exec != Exec::Device => out.push(LoopCall {
+                    call: p,
+                    inner: l0,
+                    text,
+                    through: through.clone(),
+                }),
+                Some(_) => {}
+                None if through.len() < 2 => {
+                    let mut t = through.clone();
+                    t.push(p.caller);
+                    work.push((p.caller, p.object.clone(), text, t));
+                }
+                None => {}
+            }
+        }
+    }
+    out
+}
+
+/// A map item `text` of the callee of `p`, mapping `object` there, as the caller of `p`
+/// would write it.
+fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Option<String> {
     let caller = cx.module.function(p.caller);
-    let callee = cx.module.function(m.func);
+    let callee = cx.module.function(p.callee);
     let args = caller.exprs.iter().find_map(|e| match &e.kind {
         ExprKind::Call {
             callee: Callee::Direct(c),
             args,
             receiver: None,
-        } if *c == m.func && args.iter().any(|a| caller.expr(*a).span == p.span) => Some(args),
+        } if *c == p.callee && args.iter().any(|a| caller.expr(*a).span == p.span) => Some(args),
         _ => None,
     })?;
     let arg_text = |i: usize| -> Option<&str> {
         let s = caller.expr(*args.get(i)?).span;
         cx.source.get(s.start as usize..s.end as usize)
     };
-    let base = match &m.item.object {
+    let base = match object {
         Object::Var(v) => *v,
         Object::Member(_) => return None,
     };
     let mut out = String::new();
-    let text = &m.item.text;
-    let mut rest = text.as_str();
+    let mut rest = text;
     let mut prev_member = false;
     while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
         let (before, tail) = rest.split_at(start);
@@ -219,13 +259,25 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
     let mult = trips_within(cx, h.func, h.inner, h.l);
     let bytes = m.item.bytes.map(|b| b * h.copies.max(1));
     let line = super::common::line(cx, loop_span);
-    let each = match h.call {
+    let each = match &h.call {
         None => format!("on every iteration of the loop at line {line}"),
-        Some(_) => format!(
-            "on every call of `{}`, which `{}` calls on every iteration of the loop at line {line}",
-            cx.module.function(m.func).name,
-            cx.module.function(h.func).name
-        ),
+        Some((_, through)) => {
+            let via: Vec<String> = through
+                .iter()
+                .rev()
+                .map(|f| format!("`{}`", cx.module.function(*f).name))
+                .collect();
+            format!(
+                "on every call of `{}`, which `{}` calls{} on every iteration of the loop at line {line}",
+                cx.module.function(m.func).name,
+                cx.module.function(h.func).name,
+                if via.is_empty() {
+                    String::new()
+                } else {
+                    format!(" (through {})", via.join(", "))
+                }
+            )
+        }
     };
     let region = if h.call.is_some() {
         "a `target data` region around that loop"
@@ -255,10 +307,11 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
         message: "the loop".to_string(),
         header: None,
     });
-    if let Some(call) = h.call {
+    if let Some((call, through)) = &h.call {
+        let callee = through.last().copied().unwrap_or(m.func);
         x.related.push(Related {
-            span: call,
-            message: format!("passed to `{}` here", cx.module.function(m.func).name),
+            span: *call,
+            message: format!("passed to `{}` here", cx.module.function(callee).name),
             header: None,
         });
     }
