@@ -385,8 +385,9 @@ impl<'a> FnInterp<'a> {
                     .get(o)
                     .or_else(|| viewed.get(o).and_then(|c| context.get(c)));
                 let mut s = given.cloned().unwrap_or_else(ObjState::unmapped);
+                // (`last_out` stays: a copy to the host the callers made last, which a copy
+                // back here makes a round trip.)
                 s.pending_in.clear();
-                s.last_out = None;
                 s.entered = None;
                 s
             })
@@ -1149,11 +1150,17 @@ impl<'a> FnInterp<'a> {
         };
         self.block(self.g.exit, &mut st);
         for (i, s) in st.iter().enumerate() {
-            let unchanged = !all && s.counts.must_be_zero() && s.host == VALID;
+            // (Data unmapped again and valid on the host is as the caller had it, unless the
+            // function's last act was to copy it back: the caller's next copy to the device
+            // would make a round trip.)
+            let unchanged =
+                !all && s.counts.must_be_zero() && s.host == VALID && s.last_out.is_none();
             if self.visible(i) && !unchanged {
                 let mut s = s.clone();
                 s.pending_in.clear();
-                s.last_out = None;
+                if all {
+                    s.last_out = None;
+                }
                 out.insert(self.objects[i].clone(), s);
             }
         }
@@ -1290,6 +1297,7 @@ impl<'a> FnInterp<'a> {
                     *copy += base;
                     *previous += base;
                 }
+                FactKind::RoundTripFrom { copy, .. } => *copy += base,
                 _ => {}
             }
             out.facts.push(f);
@@ -1636,7 +1644,6 @@ impl<'a> FnInterp<'a> {
                     if let Some(co) = callee_object {
                         let mut s = st[*obj].clone();
                         s.pending_in.clear();
-                        s.last_out = None;
                         s.presence_known = self.presence_known(*obj, &st[*obj]);
                         let slot = self.contexts.entry(*callee).or_default();
                         match slot.get_mut(co) {
@@ -1741,6 +1748,9 @@ impl<'a> FnInterp<'a> {
                     s.counts = t.counts;
                     s.dev = t.dev;
                     s.dev_why = t.dev_why.clone();
+                    // The callee's last copy to the host, when nothing touched the data on
+                    // the host after it (a round trip if the caller sends it back).
+                    s.last_out = t.last_out;
                     if host_changed {
                         s.host = t.host;
                         s.host_why = t.host_why.clone();
@@ -1864,6 +1874,18 @@ impl<'a> FnInterp<'a> {
                     s.counts = after;
                 }
             }
+        }
+    }
+
+    /// The round trip of copy `copy` (of this function) after the copy to the host `prev`:
+    /// this function's, or another's (resolved once every function is interpreted).
+    fn round_trip(&self, copy: usize, prev: CopyKey) -> FactKind {
+        match self.copies.iter().position(|c| c.key == prev) {
+            Some(previous) => FactKind::RoundTrip { copy, previous },
+            None => FactKind::RoundTripFrom {
+                copy,
+                previous: prev,
+            },
         }
     }
 
@@ -2360,19 +2382,8 @@ impl<'a> FnInterp<'a> {
                         FactKind::RedundantCopy { copy: c },
                     );
                 } else if let (Some(prev), true) = (s.last_out, certain) {
-                    if let Some(p) = self.copies.iter().position(|c| c.key == prev) {
-                        self.fact(
-                            obj,
-                            m.span,
-                            stmt,
-                            true,
-                            &s,
-                            FactKind::RoundTrip {
-                                copy: c,
-                                previous: p,
-                            },
-                        );
-                    }
+                    let kind = self.round_trip(c, prev);
+                    self.fact(obj, m.span, stmt, true, &s, kind);
                 }
             }
             if certain {
@@ -2654,19 +2665,8 @@ impl<'a> FnInterp<'a> {
                     FactKind::RedundantCopy { copy: c },
                 );
             } else if let (true, Some(prev), true) = (m.to_device, s.last_out, certain) {
-                if let Some(p) = self.copies.iter().position(|c| c.key == prev) {
-                    self.fact(
-                        obj,
-                        m.span,
-                        stmt,
-                        true,
-                        &s,
-                        FactKind::RoundTrip {
-                            copy: c,
-                            previous: p,
-                        },
-                    );
-                }
+                let kind = self.round_trip(c, prev);
+                self.fact(obj, m.span, stmt, true, &s, kind);
             }
         }
         if m.to_device {

@@ -109,6 +109,13 @@ pub enum FactKind {
         copy: usize,
         previous: usize,
     },
+    /// A round trip whose copy to the host another function made (a callee that returned,
+    /// or a caller before this call): its key, resolved to a [`Self::RoundTrip`] when every
+    /// function's copies are known (the interpretation's last step).
+    RoundTripFrom {
+        copy: usize,
+        previous: CopyKey,
+    },
     UnusedCopyIn {
         copy: usize,
     },
@@ -359,6 +366,7 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
             }
         }
     }
+    resolve_round_trips(&mut facts);
     for (i, c) in facts.copies.iter().enumerate() {
         if c.to_device && !c.consumed {
             let span = c.item;
@@ -377,6 +385,27 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
     }
     facts.cfgs = cfgs;
     facts
+}
+
+/// Round trips across functions: the copy to the host found among every function's copies
+/// (dropped when there is none: its function was not analysed).
+fn resolve_round_trips(facts: &mut Facts) {
+    let at: HashMap<CopyKey, usize> = facts
+        .copies
+        .iter()
+        .enumerate()
+        .map(|(i, c)| (c.key, i))
+        .collect();
+    facts.facts.retain_mut(|f| match f.kind {
+        FactKind::RoundTripFrom { copy, previous } => match at.get(&previous) {
+            Some(&p) => {
+                f.kind = FactKind::RoundTrip { copy, previous: p };
+                true
+            }
+            None => false,
+        },
+        _ => true,
+    });
 }
 
 /// Every function some function of `module` calls directly (what [`events::FnInterp`] looks

@@ -38,9 +38,14 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             true,
             f.span,
             format!(
-                "`{}` goes back to the device here after it was copied to the host at line {} with no host access in between ({} each way); keep it on the device instead",
+                "`{}` goes back to the device here after it was copied to the host at line {}{} with no host access in between ({} each way); keep it on the device instead",
                 c.item_text,
                 line(cx, p.item),
+                if p.func == c.func {
+                    String::new()
+                } else {
+                    format!(" (in `{}`)", cx.module.function(p.func).name)
+                },
                 cost(c.bytes, None)
             ),
         );
