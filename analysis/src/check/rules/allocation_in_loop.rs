@@ -17,9 +17,9 @@ pub(super) const RULE: Rule = Rule {
 };
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
-    hoistable(cx)
-        .into_iter()
+    let all = hoistable(cx);
+    all.iter()
         .filter(|h| h.copies == 0)
-        .map(|h| loop_finding(cx, &h, RULE.code))
+        .map(|h| loop_finding(cx, h, RULE.code, &all))
         .collect()
 }

@@ -241,15 +241,16 @@ fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Opt
 }
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
-    hoistable(cx)
-        .into_iter()
+    let all = hoistable(cx);
+    all.iter()
         .filter(|h| h.copies > 0)
-        .map(|h| loop_finding(cx, &h, RULE.code))
+        .map(|h| loop_finding(cx, h, RULE.code, &all))
         .collect()
 }
 
-/// The finding for a hoistable mapping (OMP201 or OMP206).
-pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
+/// The finding for a hoistable mapping (OMP201 or OMP206). Its fix maps every item of `all`
+/// hoisted around the same loop: one region, whichever finding's fix is taken.
+pub fn loop_finding(cx: &Context, h: &Hoist, code: Code, all: &[Hoist]) -> Finding {
     let m = h.m;
     let g = cx.facts.cfgs[h.func]
         .as_ref()
@@ -315,16 +316,26 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code) -> Finding {
             header: None,
         });
     }
+    let mut items: Vec<(&str, &str)> = vec![(h.map_type, &h.text)];
+    for o in all.iter().filter(|o| o.func == h.func && o.l == h.l) {
+        if !items.iter().any(|(_, t)| *t == o.text) {
+            items.push((o.map_type, &o.text));
+        }
+    }
     let edits = fixes::region(
         cx.module,
         cx.source,
         h.func,
         loop_stmt,
-        vec![fixes::clause("map", Some(h.map_type), &h.text)],
+        items
+            .iter()
+            .map(|(ty, text)| fixes::clause("map", Some(ty), text))
+            .collect(),
     );
-    x.fixes = fixes::fix(
-        format!("map `{}` ({}) around the loop", h.text, h.map_type),
-        edits,
-    );
+    let named: Vec<String> = items
+        .iter()
+        .map(|(ty, text)| format!("`{text}` ({ty})"))
+        .collect();
+    x.fixes = fixes::fix(format!("map {} around the loop", named.join(", ")), edits);
     x
 }
