@@ -31,6 +31,8 @@ pub struct Hoist<'a> {
     /// The innermost loop of `func` around the mapping (or the call).
     pub inner: LoopId,
     pub l: LoopId,
+    /// The mapped object and the item, in `func`'s terms.
+    pub object: Object,
     pub text: String,
     /// The call in the caller's loop, and the functions between (callers of the mapping's
     /// function that pass the data on).
@@ -82,6 +84,7 @@ pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
                 func,
                 inner,
                 l,
+                object: object.clone(),
                 text,
                 call,
                 map_type,
@@ -158,6 +161,39 @@ fn callers_loops<'a>(cx: &'a Context, m: &'a Mapping) -> Vec<LoopCall<'a>> {
         }
     }
     out
+}
+
+/// Bytes the map item `text` of `object` (a local or parameter) covers, where values its
+/// function knows (constants, locals set once) give the section's length: for an item
+/// written in a caller's terms, whose length in the callee is a parameter.
+fn bytes_in(cx: &Context, object: &Object, text: &str) -> Option<u64> {
+    let parsed = crate::pragma::parse_pragma(&format!("#pragma omp target map(to: {text})"), 0);
+    let directive = parsed.directive?;
+    let item = directive.clauses.iter().find_map(|c| match &c.kind {
+        crate::pragma::ClauseKind::Map { items, .. } => items.first(),
+        _ => None,
+    })?;
+    let Some(crate::pragma::Accessor::Section {
+        length: Some(length),
+        ..
+    }) = item.sections().next()
+    else {
+        return None;
+    };
+    let Object::Var(v) = object else { return None };
+    if item.sections().count() != 1 || item.path.len() != 1 {
+        return None;
+    }
+    let var = cx.module.var(*v);
+    let func = var.function?;
+    let elem = match &var.ty.referent().kind {
+        crate::ir::TypeKind::Pointer(t) => t.size?,
+        crate::ir::TypeKind::Array { element, .. } => element.size?,
+        _ => return None,
+    };
+    let values = cx.known_values(func);
+    let n = crate::semantics::symbolic::pragma_poly(length, &values)?.as_const()?;
+    Some(n.max(0) as u64 * elem)
 }
 
 /// A map item `text` of the callee of `p`, mapping `object` there, as the caller of `p`
@@ -258,7 +294,11 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code, all: &[Hoist]) -> Findi
     let loop_stmt = g.loops[h.l].stmt;
     let loop_span = cx.module.function(h.func).stmt(loop_stmt).span;
     let mult = trips_within(cx, h.func, h.inner, h.l);
-    let bytes = m.item.bytes.map(|b| b * h.copies.max(1));
+    let per_copy = m.item.bytes.or_else(|| {
+        h.call.as_ref()?;
+        bytes_in(cx, &h.object, &h.text)
+    });
+    let bytes = per_copy.map(|b| b * h.copies.max(1));
     let line = super::common::line(cx, loop_span);
     let each = match &h.call {
         None => format!("on every iteration of the loop at line {line}"),
