@@ -34,6 +34,10 @@ pub struct Hoist<'a> {
     /// The mapped object and the item, in `func`'s terms.
     pub object: Object,
     pub text: String,
+    /// Whether `text` can be written in a clause of `func`: not for a member's data reached
+    /// through a method's object (`s.weights[0:n]` of a `std::vector` member names no
+    /// section a clause can map).
+    pub fixable: bool,
     /// The call in the caller's loop, and the functions between (callers of the mapping's
     /// function that pass the data on).
     pub call: Option<(Span, Vec<FuncId>)>,
@@ -85,6 +89,7 @@ pub fn hoistable<'a>(cx: &'a Context) -> Vec<Hoist<'a>> {
                 inner,
                 l,
                 object: object.clone(),
+                fixable: matches!(object, Object::Var(_)),
                 text,
                 call,
                 map_type,
@@ -151,7 +156,7 @@ fn callers_loops<'a>(cx: &'a Context, m: &'a Mapping) -> Vec<LoopCall<'a>> {
                     through: through.clone(),
                 }),
                 Some(_) => {}
-                None if through.len() < 2 => {
+                None if through.len() < 2 && matches!(p.object, Object::Var(_)) => {
                     let mut t = through.clone();
                     t.push(p.caller);
                     work.push((p.caller, p.object.clone(), text, t));
@@ -197,29 +202,32 @@ fn bytes_in(cx: &Context, object: &Object, text: &str) -> Option<u64> {
 }
 
 /// A map item `text` of the callee of `p`, mapping `object` there, as the caller of `p`
-/// would write it.
+/// would write it. The data of a member of a method's object is written through the call's
+/// receiver (`s.weights[0:n]` for `s.apply(..)`): a description for the message and for
+/// checking that the loop does not change what it names, not a clause (see `Hoist::fixable`).
 fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Option<String> {
     let caller = cx.module.function(p.caller);
     let callee = cx.module.function(p.callee);
-    let args = caller.exprs.iter().find_map(|e| match &e.kind {
+    let (args, receiver) = caller.exprs.iter().find_map(|e| match &e.kind {
         ExprKind::Call {
             callee: Callee::Direct(c),
             args,
-            receiver: None,
-        } if *c == p.callee && args.iter().any(|a| caller.expr(*a).span == p.span) => Some(args),
+            receiver,
+        } if *c == p.callee
+            && (e.span == p.span || args.iter().any(|a| caller.expr(*a).span == p.span)) =>
+        {
+            Some((args, *receiver))
+        }
         _ => None,
     })?;
-    let arg_text = |i: usize| -> Option<&str> {
-        let s = caller.expr(*args.get(i)?).span;
+    let source_of = |e: crate::ir::ExprId| -> Option<&str> {
+        let s = caller.expr(e).span;
         cx.source.get(s.start as usize..s.end as usize)
     };
-    let base = match object {
-        Object::Var(v) => *v,
-        Object::Member(_) => return None,
-    };
+    let simple = |a: &str| !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let mut out = String::new();
     let mut rest = text;
-    let mut prev_member = false;
+    let mut first = true;
     while let Some(start) = rest.find(|c: char| c.is_ascii_alphabetic() || c == '_') {
         let (before, tail) = rest.split_at(start);
         out.push_str(before);
@@ -228,11 +236,19 @@ fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Opt
             .unwrap_or(tail.len());
         let (word, after) = tail.split_at(end);
         let member = before.trim_end().ends_with('.') || before.trim_end().ends_with("->");
-        let member = member || (before.trim().is_empty() && prev_member);
-        prev_member = false;
         rest = after;
         if member {
             out.push_str(word);
+            continue;
+        }
+        let base_here = std::mem::replace(&mut first, false);
+        if let (true, Object::Member(field)) = (base_here, object) {
+            // The member's data, named in the callee by the member or a local copy of it.
+            let r = source_of(receiver?)?.trim();
+            if !simple(r) || p.object != *object {
+                return None;
+            }
+            out.push_str(&format!("{r}.{field}"));
             continue;
         }
         let param = callee
@@ -241,17 +257,16 @@ fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Opt
             .position(|&v| cx.module.var(v).name == word);
         match param {
             Some(i) => {
-                let a = arg_text(i)?.trim();
-                let simple = a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
-                if callee.params[i] == base {
+                let a = source_of(*args.get(i)?)?.trim();
+                if base_here && Object::Var(callee.params[i]) == *object {
                     // The mapped data itself: the caller's variable that holds it.
                     match &p.object {
-                        Object::Var(v) if simple && cx.module.var(*v).name == a => {
+                        Object::Var(v) if simple(a) && cx.module.var(*v).name == a => {
                             out.push_str(a)
                         }
                         _ => return None,
                     }
-                } else if simple {
+                } else if simple(a) {
                     out.push_str(a);
                 } else {
                     out.push('(');
@@ -265,7 +280,7 @@ fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Opt
                     v.name == word && matches!(v.storage, Storage::Global | Storage::StaticGlobal)
                 });
                 let keyword = matches!(word, "sizeof" | "int" | "long" | "unsigned" | "size_t");
-                if !(global || keyword) {
+                if base_here || !(global || keyword) {
                     return None;
                 }
                 out.push_str(word);
@@ -356,8 +371,14 @@ pub fn loop_finding(cx: &Context, h: &Hoist, code: Code, all: &[Hoist]) -> Findi
             header: None,
         });
     }
+    if !h.fixable {
+        return x;
+    }
     let mut items: Vec<(&str, &str)> = vec![(h.map_type, &h.text)];
-    for o in all.iter().filter(|o| o.func == h.func && o.l == h.l) {
+    for o in all
+        .iter()
+        .filter(|o| o.func == h.func && o.l == h.l && o.fixable)
+    {
         if !items.iter().any(|(_, t)| *t == o.text) {
             items.push((o.map_type, &o.text));
         }
