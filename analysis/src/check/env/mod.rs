@@ -607,13 +607,35 @@ pub fn is_scalar_var(module: &Module, o: &Object) -> bool {
 /// `i *= k`, `i <<= k`, `i /= k`, `i >>= k`. Any other step gives `None` (an estimate), never a
 /// count that assumes a unit step.
 pub fn constant_trips(module: &Module, func: &crate::ir::Function, stmt: StmtId) -> Option<u64> {
+    constant_trips_with(module, func, stmt, None)
+}
+
+/// [`constant_trips`], where the bounds may also be names whose value `values` knows (a
+/// `const int steps = 12;`, for messages: the interpretation keeps to constants).
+pub fn constant_trips_with(
+    module: &Module,
+    func: &crate::ir::Function,
+    stmt: StmtId,
+    values: Option<&crate::ir::macros::Values>,
+) -> Option<u64> {
     use crate::ir::{BinaryOp, ExprKind, StmtKind};
     use crate::semantics::symbolic::Poly;
     let StmtKind::For(fl) = &func.stmt(stmt).kind else {
         return None;
     };
     let (iv, cond) = (fl.induction?, fl.cond?);
-    let value = |e| Poly::from_expr(module, func, e).and_then(|p| p.as_const());
+    let value = |e| {
+        let mut p = Poly::from_expr(module, func, e)?;
+        if let Some(values) = values {
+            let atoms: Vec<String> = p.atoms().into_iter().map(str::to_string).collect();
+            for a in atoms {
+                if let Some(v) = values.get(&a) {
+                    p = p.subst(&a, &Poly::constant(*v));
+                }
+            }
+        }
+        p.as_const()
+    };
     let start = fl.init.and_then(|s| match &func.stmt(s).kind {
         StmtKind::Decl(ds) => ds
             .iter()

@@ -175,7 +175,8 @@ pub fn trips(cx: &Context, func: FuncId, l: crate::ir::cfg::LoopId) -> crate::ch
         return guess;
     };
     let f = cx.module.function(func);
-    match crate::check::env::constant_trips(cx.module, f, g.loops[l].stmt) {
+    let values = cx.known_values(func);
+    match crate::check::env::constant_trips_with(cx.module, f, g.loops[l].stmt, Some(&values)) {
         Some(times) => crate::check::Multiplier {
             times,
             estimated: false,
