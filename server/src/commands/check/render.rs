@@ -8,7 +8,7 @@
 //!     5 |   a[0] = 1.0;
 //!       |   ^~~~
 //!   = fix available: map `a` tofrom
-//!   = moves 64 B per copy, x100
+//!   = moves 64 B each time, x100
 //! ```
 
 use super::analyse::Checked;
@@ -110,15 +110,15 @@ fn write_finding(
     Ok(())
 }
 
-/// `moves 64 B per copy, x100 (estimated)`.
+/// `moves 64 B each time, x100 (estimated)`.
 fn cost(f: &Finding) -> Option<String> {
     let times = f.multiplier.map(|m| {
         let guess = if m.estimated { " (estimated)" } else { "" };
         format!("x{}{guess}", m.times)
     });
     match (f.bytes, times) {
-        (Some(b), Some(t)) => Some(format!("moves {b} B per copy, {t}")),
-        (Some(b), None) => Some(format!("moves {b} B per copy")),
+        (Some(b), Some(t)) => Some(format!("moves {b} B each time, {t}")),
+        (Some(b), None) => Some(format!("moves {b} B each time")),
         (None, Some(t)) => Some(format!("happens {t}")),
         (None, None) => None,
     }
@@ -207,7 +207,7 @@ dir/f.c:2:2: note: written here
     2 | \ta[0] = 1;
       | \t^~~~
   = fix available: map tofrom
-  = moves 64 B per copy, x10 (estimated)
+  = moves 64 B each time, x10 (estimated)
 ";
         assert_eq!(String::from_utf8(out).unwrap(), expected);
     }
