@@ -1196,24 +1196,11 @@ impl<'a> Lowerer<'a> {
                 // The objects of every enclosing block are destroyed on the way out (after
                 // the value is computed; here before the return, which is the same to the
                 // data environment unless the value reads their data).
-                let owned: Vec<_> = self
-                    .owned
-                    .iter()
-                    .rev()
-                    .flat_map(|b| b.iter().rev())
-                    .copied()
-                    .collect();
-                if owned.is_empty() {
-                    return ret;
-                }
-                let mut list = Vec::new();
                 let at = Span {
                     start: span.start,
                     end: (span.start + "return".len() as u32).min(span.end),
                 };
-                self.destructor_calls(owned, at, &mut list);
-                list.push(self.add_stmt(ret, span));
-                StmtKind::Compound(list)
+                self.after_destructors(0, ret, span, at)
             }
             CXCursor_GotoStmt => {
                 let label = ch.first().map(|l| l.spelling()).unwrap_or_default();
@@ -1297,6 +1284,19 @@ impl<'a> Lowerer<'a> {
         else {
             return jump;
         };
+        self.after_destructors(depth, jump, span, span)
+    }
+
+    /// `exit` (a `return`, `break` or `continue` at `span`) preceded by calls at `at` of the
+    /// destructors of the objects of the enclosing blocks from `depth` inward, innermost
+    /// block first and the last declared first (`exit` alone when there are none).
+    fn after_destructors(
+        &mut self,
+        depth: usize,
+        exit: StmtKind,
+        span: Span,
+        at: Span,
+    ) -> StmtKind {
         let owned: Vec<_> = self.owned[depth.min(self.owned.len())..]
             .iter()
             .rev()
@@ -1304,11 +1304,11 @@ impl<'a> Lowerer<'a> {
             .copied()
             .collect();
         if owned.is_empty() {
-            return jump;
+            return exit;
         }
         let mut list = Vec::new();
-        self.destructor_calls(owned, span, &mut list);
-        list.push(self.add_stmt(jump, span));
+        self.destructor_calls(owned, at, &mut list);
+        list.push(self.add_stmt(exit, span));
         StmtKind::Compound(list)
     }
 
