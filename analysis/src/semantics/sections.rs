@@ -588,10 +588,14 @@ fn parts_in(
 }
 
 /// One element access of the variable: its index and the access's span.
+#[derive(Clone)]
 struct Record {
     index: Poly,
     deps: Deps,
     expr: ExprId,
+    /// The access's index is `index % m` (`g[(i + n - 1) % n]`): the divisor `m` with the
+    /// variables it reads.
+    modulo: Option<(Poly, Deps)>,
 }
 
 /// A `while` or `do` loop's counter: `v = init;` just before the loop, `v += step;` once at
@@ -844,6 +848,27 @@ impl<'a> Analysis<'a> {
         depth: usize,
     ) -> Option<()> {
         let mut deps = Deps::new();
+        if let (Some(i), []) = (index, offsets) {
+            if let ExprKind::Binary(BinaryOp::Rem, x, m) = self.f.expr(self.strip(i)).kind {
+                // `g[x % m]`: bounded by `m`, see `Analysis::modulo_section`.
+                self.scan(i, out, depth)?;
+                let (Some((p, d)), Some(divisor)) =
+                    (self.polys.poly_with_deps(x), self.polys.poly_with_deps(m))
+                else {
+                    return self.defeat(
+                        at,
+                        "its index is not an integer expression of the program's variables",
+                    );
+                };
+                out.push(Record {
+                    index: p,
+                    deps: d,
+                    expr: at,
+                    modulo: Some(divisor),
+                });
+                return Some(());
+            }
+        }
         let mut p = match index {
             Some(i) => {
                 self.scan(i, out, depth)?;
@@ -873,6 +898,7 @@ impl<'a> Analysis<'a> {
             index: p,
             deps,
             expr: at,
+            modulo: None,
         });
         Some(())
     }
@@ -949,6 +975,7 @@ impl<'a> Analysis<'a> {
                 index,
                 deps: deps.clone(),
                 expr: at,
+                modulo: None,
             });
         }
         Some(())
@@ -1223,6 +1250,9 @@ impl<'a> Analysis<'a> {
     /// the statements). Locals set inside the statements are replaced by what they are set
     /// to (each arm of a conditional definition), and the candidates' sections are joined.
     fn section(&mut self, r: &Record, lid: Option<LoopId>) -> Option<Section> {
+        if let Some(divisor) = &r.modulo {
+            return self.modulo_section(r, divisor, lid);
+        }
         let chain: Vec<(VarId, LoopId)> = match lid {
             Some(l) => self
                 .cfg
@@ -1259,6 +1289,51 @@ impl<'a> Analysis<'a> {
             return self.defeat(r.expr, "its index uses a local that is never set");
         }
         out
+    }
+
+    /// The elements of `g[x % m]`: those of `g[x]` when `x` stays below `m` by a constant,
+    /// else `0` to `m - 1`. `x` must not reach a constant below zero (`(i - 1) % n` is `-1`
+    /// at `i == 0` in C); an `x` bounded below by a size (`(i + n - 1) % n`) counts as not
+    /// negative, as an index does elsewhere ([`Section::union`]). `m` must not change in
+    /// the statements, like any other bound.
+    fn modulo_section(
+        &mut self,
+        r: &Record,
+        divisor: &(Poly, Deps),
+        lid: Option<LoopId>,
+    ) -> Option<Section> {
+        let dividend = self.section(
+            &Record {
+                modulo: None,
+                ..r.clone()
+            },
+            lid,
+        )?;
+        let known = &self.module.macros;
+        let value = |p: &Poly| super::constants::substitute(p, known).as_const();
+        if let Some(low) = value(&dividend.lower).filter(|l| *l < 0) {
+            return self.defeat(
+                r.expr,
+                format!("its index is a remainder whose left operand reaches {low}, so the remainder can be negative"),
+            );
+        }
+        let (m, m_deps) = divisor;
+        let last = self.section(
+            &Record {
+                index: m.sub(&Poly::constant(1)),
+                deps: m_deps.clone(),
+                expr: r.expr,
+                modulo: None,
+            },
+            lid,
+        )?;
+        if value(&m.sub(&dividend.end())).is_some_and(|gap| gap >= 0) {
+            return Some(dividend);
+        }
+        Some(Section::from_bounds(
+            &Poly::zero(),
+            &last.end().sub(&Poly::constant(1)),
+        ))
     }
 
     /// The section of index `idx` over the loops of `chain` (innermost first).
@@ -3096,6 +3171,7 @@ fn covered_in(cover: &KernelCover<'_>, var: VarId, depth: usize) -> Vec<Section>
                 index: p,
                 deps,
                 expr: acc.expr,
+                modulo: None,
             };
             if let Some(s) = a.section(&r, Some(l)) {
                 out.push(s);
@@ -3114,11 +3190,13 @@ fn covered_in(cover: &KernelCover<'_>, var: VarId, depth: usize) -> Vec<Section>
                 index: p.clone(),
                 deps: deps.clone(),
                 expr: at,
+                modulo: None,
             };
             let last = Record {
                 index: p.add(&len).sub(&Poly::constant(1)),
                 deps,
                 expr: at,
+                modulo: None,
             };
             if let (Some(lo), Some(hi)) = (a.section(&first, Some(l)), a.section(&last, Some(l))) {
                 out.push(Section::from_bounds(
