@@ -134,6 +134,10 @@ pub(super) struct FnInterp<'a> {
     views: HashMap<crate::ir::VarId, Vec<crate::ir::VarId>>,
     /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
     quiet: bool,
+    /// The function is analysed for its own findings and no function of this file calls it
+    /// (other than `main`): data its kernels use through pointers of unknown presence is
+    /// taken as mapped from those kernels on (see [`FnInterp::enter_kernel`]).
+    pub(super) uncalled: bool,
     /// Local pointers into one member's data (`x = &obj->v[0]`): their accesses are that
     /// member's field object.
     member_aliases: HashMap<crate::ir::VarId, String>,
@@ -302,6 +306,7 @@ impl<'a> FnInterp<'a> {
             },
             views: HashMap::new(),
             quiet: false,
+            uncalled: false,
             member_aliases: HashMap::new(),
             member_alias_sources: Default::default(),
             container_views: HashMap::new(),
@@ -2210,6 +2215,24 @@ impl<'a> FnInterp<'a> {
                         name,
                         span,
                     });
+                }
+                // In a function no caller in this file calls (its parameters' data starts as
+                // not mapped), the data is taken as present from the kernel on, as a caller
+                // in another file mapped it (both copies valid unless this function made one
+                // stale): had it not been, the kernel would fail here (what is noted above),
+                // so a later `target update` of it is not a no-op. Not in the runs that
+                // compute what a function leaves its callers: there a caller's own state
+                // decides.
+                if self.uncalled {
+                    let n = &mut st[obj];
+                    n.counts = if s.counts.may_be_present() {
+                        Counts(s.counts.0 & !1)
+                    } else {
+                        Counts::SOME
+                    };
+                    if s.dev_why.is_none() {
+                        n.dev = VALID;
+                    }
                 }
                 continue;
             }
