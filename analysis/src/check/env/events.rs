@@ -134,10 +134,10 @@ pub(super) struct FnInterp<'a> {
     views: HashMap<crate::ir::VarId, Vec<crate::ir::VarId>>,
     /// Facts are not recorded (a weak update through a pointer that may point elsewhere).
     quiet: bool,
-    /// The function is analysed for its own findings and no function of this file calls it
-    /// (other than `main`): data its kernels use through pointers of unknown presence is
-    /// taken as mapped from those kernels on (see [`FnInterp::enter_kernel`]).
-    pub(super) uncalled: bool,
+    /// The run reports the function's findings (not what it leaves its callers): data its
+    /// kernels use through pointers that may not be mapped is judged after them on the paths
+    /// where it is, or as an unseen caller mapped it ([`FnInterp::assume_present`]).
+    pub(super) recover: bool,
     /// Local pointers into one member's data (`x = &obj->v[0]`): their accesses are that
     /// member's field object.
     member_aliases: HashMap<crate::ir::VarId, String>,
@@ -306,7 +306,7 @@ impl<'a> FnInterp<'a> {
             },
             views: HashMap::new(),
             quiet: false,
-            uncalled: false,
+            recover: false,
             member_aliases: HashMap::new(),
             member_alias_sources: Default::default(),
             container_views: HashMap::new(),
@@ -2216,24 +2216,7 @@ impl<'a> FnInterp<'a> {
                         span,
                     });
                 }
-                // In a function no caller in this file calls (its parameters' data starts as
-                // not mapped), the data is taken as present from the kernel on, as a caller
-                // in another file mapped it (both copies valid unless this function made one
-                // stale): had it not been, the kernel would fail here (what is noted above),
-                // so a later `target update` of it is not a no-op. Not in the runs that
-                // compute what a function leaves its callers: there a caller's own state
-                // decides.
-                if self.uncalled {
-                    let n = &mut st[obj];
-                    n.counts = if s.counts.may_be_present() {
-                        Counts(s.counts.0 & !1)
-                    } else {
-                        Counts::SOME
-                    };
-                    if s.dev_why.is_none() {
-                        n.dev = VALID;
-                    }
-                }
+                self.assume_present(st, obj, &s);
                 continue;
             }
             if s.counts.may_be_zero() {
@@ -2245,7 +2228,36 @@ impl<'a> FnInterp<'a> {
                     &s,
                     FactKind::Unmapped { kernel: d },
                 );
+                // Not mapped on some paths only: those are the finding, and what follows is
+                // judged on the others (not "stale on some paths" after a `target update`
+                // that does nothing on the paths the finding is about).
+                if self.recover && !s.counts.must_be_zero() {
+                    st[obj].counts = Counts(s.counts.0 & !1);
+                }
             }
+        }
+    }
+
+    /// After a kernel that uses `obj`'s data through a pointer of unknown presence (state `s`
+    /// before it; a function no caller in this file calls starts with its parameters' data
+    /// not mapped): in the run that reports the function's findings, the data is taken as
+    /// present from the kernel on, as a caller omplens does not see mapped it (both copies
+    /// valid unless this function made one stale). Had it not been, the kernel would fail
+    /// there (the unproven note), so a later `target update` of it is not a no-op. Not in the
+    /// runs that compute what a function leaves its callers ([`FnInterp::transfer`]): there
+    /// the caller's own state decides.
+    fn assume_present(&self, st: &mut State, obj: usize, s: &ObjState) {
+        if !self.recover {
+            return;
+        }
+        let n = &mut st[obj];
+        n.counts = if s.counts.may_be_present() {
+            Counts(s.counts.0 & !1)
+        } else {
+            Counts::SOME
+        };
+        if s.dev_why.is_none() {
+            n.dev = VALID;
         }
     }
 

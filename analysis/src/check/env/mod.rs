@@ -344,11 +344,6 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
     let prepared = events::Prepared::default();
     let exits = callee_exits(module, source, &cfgs, &sums, &order, &prepared);
     let mut contexts: HashMap<FuncId, BTreeMap<Object, ObjState>> = HashMap::new();
-    let called: std::collections::HashSet<FuncId> = device::call_sites(module)
-        .iter()
-        .filter(|s| s.caller != s.callee)
-        .map(|s| s.callee)
-        .collect();
     for id in order {
         let Some(g) = analysed(id) else { continue };
         // A body from a project header is known for what it does (its effects, its exits
@@ -358,7 +353,7 @@ fn interpret_data(module: &Module, source: &str) -> Facts {
         }
         let entry = contexts.remove(&id).unwrap_or_default();
         let mut f = events::FnInterp::new(module, source, id, g, &sums, &exits, &prepared, entry);
-        f.uncalled = !called.contains(&id) && module.function(id).name != "main";
+        f.recover = true;
         f.run(&mut facts);
         for (callee, ctx) in f.take_contexts() {
             let slot = contexts.entry(callee).or_default();
