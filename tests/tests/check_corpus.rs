@@ -47,6 +47,7 @@
 use omplens_analysis::check::rules::{self, Family};
 use omplens_analysis::check::{self as omp_check, Finding, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
+use omplens_analysis::ide::gate;
 use omplens_analysis::text;
 use omplens_tests::fix_programs::{
     self, files_of, parallel_map, programs_with, split_name, Program,
@@ -273,6 +274,9 @@ impl<T> Memo<T> {
 
 struct Analysis {
     source: String,
+    /// The lowered program and its compile flags (the rewrite gate's baseline).
+    module: omplens_analysis::ir::Module,
+    args: Vec<String>,
     /// Every finding with the 1-based line of its primary range.
     findings: Vec<(u32, Finding)>,
     /// Errors the front end reported (the programs must compile).
@@ -335,6 +339,8 @@ fn analyze(path: &Path) -> Result<Analysis, String> {
         .collect();
     Ok(Analysis {
         source,
+        module,
+        args,
         findings,
         frontend_errors,
     })
@@ -655,25 +661,50 @@ fn oracle_agrees_with_expectations() {
 // ---------------------------------------------------------------------------------------------
 // Test 3: the fixes
 
-/// The fixes `omplens check --fix` would write ([`text::select_fixes`]: the first fix of each
-/// finding, in finding order, unless it collides with one already taken). Returns the sorted
-/// edits, the codes of the findings whose fix was taken, and the number of fixes skipped.
+/// The fixes `omplens check --fix` would write: [`text::select_fixes`] (the first fix of each
+/// finding, in finding order, unless it collides with one already taken), then the rewrite
+/// gate ([`gate::gated_fixes`]: the rewritten file analysed again, each fix of a correctness
+/// finding leaving fewer of its code). Returns the sorted edits, the codes of the findings
+/// whose fix was taken, and why the others were left out.
 fn choose_fixes(
-    source: &str,
-    findings: &[(u32, Finding)],
-) -> (Vec<text::TextEdit>, Vec<&'static str>, usize) {
+    p: &Program,
+    a: &Analysis,
+) -> (Vec<text::TextEdit>, Vec<&'static str>, Vec<String>) {
+    let findings: Vec<Finding> = a.findings.iter().map(|(_, f)| f.clone()).collect();
     let selection = text::select_fixes(
-        source,
+        &a.source,
         findings
             .iter()
-            .map(|(_, f)| f.fixes.first().map(|fix| fix.edits.as_slice())),
+            .map(|f| f.fixes.first().map(|fix| fix.edits.as_slice())),
     );
-    let codes = selection
+    let mut left: Vec<String> = selection
+        .skipped
+        .iter()
+        .map(|(i, why)| format!("fix for {} not applied: {why}", findings[*i].code))
+        .collect();
+    let path = p.input();
+    let baseline = gate::Baseline::of(&path, &a.args, &a.source, &a.module, &findings);
+    let gated = gate::gated_fixes(
+        &path,
+        &a.args,
+        &baseline,
+        &a.source,
+        &findings,
+        (&selection.taken, &selection.edits),
+        gate::ONE_BY_ONE_TRIES,
+    );
+    left.extend(
+        gated
+            .refused
+            .iter()
+            .map(|(i, why)| format!("fix for {} not applied: {why}", findings[*i].code)),
+    );
+    let codes = gated
         .taken
         .iter()
-        .map(|&i| findings[i].1.code.as_str())
+        .map(|&i| findings[i].code.as_str())
         .collect();
-    (selection.edits, codes, selection.skipped.len())
+    (gated.edits, codes, left)
 }
 
 fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
@@ -687,12 +718,8 @@ fn check_fixes(p: &Program, scratch: &Path) -> Outcome {
             return o;
         }
     };
-    let (edits, codes, skipped) = choose_fixes(&a.source, &a.findings);
-    if skipped > 0 {
-        o.notes.push(format!(
-            "{skipped} fix(es) not applied (overlapping or outside the file)"
-        ));
-    }
+    let (edits, codes, left) = choose_fixes(p, a);
+    o.notes.extend(left);
     if codes.is_empty() {
         return o;
     }

@@ -24,6 +24,12 @@ pub struct Baseline {
 }
 
 impl Baseline {
+    /// How many findings of `code` the original has, as the gate counts them (every finding
+    /// of a correctness rule, error findings of the others).
+    pub fn count(&self, code: Code) -> usize {
+        self.counts.get(&code).copied().unwrap_or(0)
+    }
+
     /// The baseline of `text` (the original of `path`, compiled with `flags`): its module's
     /// compile errors, its findings (before suppressions and configuration: a rewrite must
     /// not add what a configuration hides either) and the errors clang reports with OpenMP
@@ -94,12 +100,121 @@ pub struct Verdict {
     pub refusals: Vec<Problem>,
     /// Data kernels of the rewritten program use without a mapping.
     pub gaps: Vec<Problem>,
+    /// The rewritten text's findings as the gate counts them (see [`Baseline::count`]).
+    pub counts: BTreeMap<Code, usize>,
 }
 
 impl Verdict {
     pub fn accepted(&self) -> bool {
         self.refusals.is_empty()
     }
+
+    /// How many findings of `code` the rewritten text has, as the gate counts them.
+    pub fn count(&self, code: Code) -> usize {
+        self.counts.get(&code).copied().unwrap_or(0)
+    }
+
+    /// Whether a fix for a finding of `code` did what it says, against `before` findings of
+    /// that code: for a correctness rule, the rewritten text has fewer of them (a rewrite that
+    /// leaves the defect, such as mappings `omplens fix` writes around data it cannot map, is
+    /// no fix of it). The other rules' fixes are judged by [`Verdict::accepted`] alone.
+    pub fn resolves(&self, code: Code, before: usize) -> bool {
+        code.rule().family != Family::Correctness || self.count(code) < before
+    }
+}
+
+/// How many fixes of one file [`gated_fixes`] re-analyses one by one when they do not pass
+/// the gate together (each try parses and analyses the file again).
+pub const ONE_BY_ONE_TRIES: usize = 12;
+
+/// The fixes of a file that pass the gate, as `check --fix` writes them.
+#[derive(Clone, Debug, Default)]
+pub struct GatedFixes {
+    /// The edits to apply, sorted.
+    pub edits: Vec<crate::text::TextEdit>,
+    /// The findings (indices) whose first fix is in `edits`.
+    pub taken: Vec<usize>,
+    /// The findings whose fix was selected but left out, with why (a clause).
+    pub refused: Vec<(usize, String)>,
+}
+
+/// The first fix of each finding of `findings` as [`crate::text::select_fixes`] selects them,
+/// kept if the gate accepts them together and each fix of a correctness finding leaves fewer
+/// findings of its code ([`Verdict::resolves`]); otherwise tried one by one in finding order,
+/// each on top of those accepted so far, at most `tries` of them (each try parses and
+/// analyses the file again). `selected`: the selection's taken findings and edits.
+pub fn gated_fixes(
+    path: &Path,
+    flags: &[String],
+    before: &Baseline,
+    text: &str,
+    findings: &[Finding],
+    selected: (&[usize], &[crate::text::TextEdit]),
+    tries: usize,
+) -> GatedFixes {
+    let (taken, edits) = selected;
+    let together = crate::text::apply(text, edits);
+    if together == text {
+        return GatedFixes {
+            edits: edits.to_vec(),
+            taken: taken.to_vec(),
+            refused: Vec::new(),
+        };
+    }
+    let verdict = verify(path, flags, before, &together);
+    let resolved = taken.iter().all(|&i| {
+        let code = findings[i].code;
+        verdict.resolves(code, before.count(code))
+    });
+    if verdict.accepted() && resolved {
+        return GatedFixes {
+            edits: edits.to_vec(),
+            taken: taken.to_vec(),
+            refused: Vec::new(),
+        };
+    }
+    let mut out = GatedFixes::default();
+    // The verdict on the text with the fixes accepted so far (None: the original).
+    let mut now: Option<Verdict> = None;
+    for (k, &i) in taken.iter().enumerate() {
+        let f = &findings[i];
+        if k >= tries {
+            out.refused.push((
+                i,
+                format!("the fixes together did not pass the re-analysis and only {tries} are tried one by one"),
+            ));
+            continue;
+        }
+        let Some(fix) = f.fixes.first() else { continue };
+        let mut trial = out.edits.clone();
+        trial.extend(fix.edits.iter().filter(|e| !out.edits.contains(e)).cloned());
+        trial.sort_by_key(|e| (e.start, e.end));
+        let v = verify(path, flags, before, &crate::text::apply(text, &trial));
+        let had = now
+            .as_ref()
+            .map_or_else(|| before.count(f.code), |n| n.count(f.code));
+        match v.refusals.first() {
+            Some(r) => out.refused.push((
+                i,
+                format!("the re-analysis of the fixed file refused it ({})", r.message),
+            )),
+            None if !v.resolves(f.code, had) => out.refused.push((
+                i,
+                format!(
+                    "the re-analysis of the fixed file still reports it ({had} finding{} of [{}] before, {} after)",
+                    if had == 1 { "" } else { "s" },
+                    f.code,
+                    v.count(f.code)
+                ),
+            )),
+            None => {
+                out.edits = trial;
+                out.taken.push(i);
+                now = Some(v);
+            }
+        }
+    }
+    out
 }
 
 /// Parses and analyses `after` (the rewrite of `path`, compiled with `flags`) on a host of its
@@ -120,6 +235,7 @@ pub fn verify(path: &Path, flags: &[String], before: &Baseline, after: &str) -> 
                 subject: None,
             }],
             gaps: Vec::new(),
+            counts: BTreeMap::new(),
         },
     }
 }
@@ -143,6 +259,7 @@ fn judge(
                     subject: None,
                 }],
                 gaps: Vec::new(),
+                counts: BTreeMap::new(),
             })
         }
     };
@@ -189,6 +306,7 @@ fn judge(
     // Findings the original did not have: more of a code than before is a new one; each
     // finding of that code is named (which one is new cannot be told once lines move).
     let after = counted(&findings);
+    v.counts = after.clone();
     for (code, n) in &after {
         let had = before.counts.get(code).copied().unwrap_or(0);
         if *n > had {

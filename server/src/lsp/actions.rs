@@ -109,9 +109,9 @@ pub fn actions(
             .cloned()
             .unwrap_or(ours);
         for (i, fix) in f.fixes.iter().enumerate() {
-            // An edit the re-analysis refuses (it would not compile, or adds a finding) is
-            // not offered.
-            if !fa.gate_accepts(&fix.edits) {
+            // An edit the re-analysis refuses (it would not compile, adds a finding, or
+            // leaves the defect it is offered for) is not offered.
+            if !fa.gate_fixes(&fix.edits, f.code) {
                 continue;
             }
             out.push(CodeAction {

@@ -44,7 +44,7 @@ pub struct FileAnalysis {
     /// The rewrite gate's baseline of this text, made on the first rewrite offered.
     baseline: OnceLock<gate::Baseline>,
     /// The gate's verdicts on rewrites of this text, by the rewritten text's hash.
-    verdicts: Mutex<HashMap<u64, bool>>,
+    verdicts: Mutex<HashMap<u64, Arc<gate::Verdict>>>,
 }
 
 impl FileAnalysis {
@@ -71,30 +71,50 @@ impl FileAnalysis {
     /// a correctness rule. An editor offers no edit the gate refuses. Verdicts are kept per
     /// rewritten text, so a request asked again costs nothing.
     pub fn gate_accepts(&self, edits: &[TextEdit]) -> bool {
+        self.verdict(edits).is_none_or(|v| v.accepted())
+    }
+
+    /// Whether `edits`, offered as the fix of a finding of `code`, pass the gate and fix it:
+    /// for a correctness rule, the rewritten text has fewer findings of `code`
+    /// ([`gate::Verdict::resolves`]).
+    pub fn gate_fixes(&self, edits: &[TextEdit], code: omplens_analysis::check::Code) -> bool {
+        match self.verdict(edits) {
+            None => true,
+            Some(v) => v.accepted() && v.resolves(code, self.baseline().count(code)),
+        }
+    }
+
+    /// The gate's verdict on `edits` (None when they change nothing).
+    fn verdict(&self, edits: &[TextEdit]) -> Option<Arc<gate::Verdict>> {
         let rewritten = omplens_analysis::text::apply(&self.text, edits);
         if *rewritten == *self.text {
-            return true;
+            return None;
         }
         let key = {
             let mut h = std::collections::hash_map::DefaultHasher::new();
             rewritten.hash(&mut h);
             h.finish()
         };
-        if let Some(v) = self.verdicts.lock().ok().and_then(|m| m.get(&key).copied()) {
-            return v;
+        if let Some(v) = self.verdicts.lock().ok().and_then(|m| m.get(&key).cloned()) {
+            return Some(v);
         }
         let (path, flags) = &self.input;
-        let baseline = self.baseline.get_or_init(|| {
+        let v = Arc::new(gate::verify(path, flags, self.baseline(), &rewritten));
+        if let Ok(mut m) = self.verdicts.lock() {
+            m.insert(key, v.clone());
+        }
+        Some(v)
+    }
+
+    /// The gate's baseline of this text, made once.
+    fn baseline(&self) -> &gate::Baseline {
+        let (path, flags) = &self.input;
+        self.baseline.get_or_init(|| {
             let raw = self
                 .ask_current(|a, p| a.findings(p))
                 .unwrap_or_else(|| self.ask_alone(|a, p| a.findings(p)));
             gate::Baseline::of(path, flags, &self.text, &self.module, &raw)
-        });
-        let accepted = gate::verify(path, flags, baseline, &rewritten).accepted();
-        if let Ok(mut m) = self.verdicts.lock() {
-            m.insert(key, accepted);
-        }
-        accepted
+        })
     }
 
     /// Computes the view and the plan from the host while it holds this text, and nothing

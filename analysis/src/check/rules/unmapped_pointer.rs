@@ -49,11 +49,34 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             message: format!("kernel without a map clause for `{}`", f.name),
             header: None,
         });
-        x.fixes = synthesized_fix(cx, f.func);
+        // Offered only where `omplens fix` would map this data: not where it takes the
+        // programmer's own mapping as covering it (mapped on some paths only).
+        if plan_maps(cx, f.func, &f.object, kernel) {
+            x.fixes = synthesized_fix(cx, f.func);
+        }
         demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
     out
+}
+
+/// Whether the mappings `omplens fix` writes for `func` map `object`: in its `target data`
+/// region, or on `kernel` itself.
+fn plan_maps(cx: &Context, func: FuncId, object: &crate::check::env::Object, kernel: crate::ir::DirId) -> bool {
+    let plan = cx.plan();
+    let Some(fp) = plan.functions.iter().find(|p| p.func == func) else {
+        return false;
+    };
+    let in_region = fp
+        .region
+        .as_ref()
+        .is_some_and(|r| r.items.iter().any(|i| &i.object == object));
+    in_region
+        || fp
+            .kernels
+            .iter()
+            .filter(|k| k.directive == kernel)
+            .any(|k| k.maps.iter().any(|i| &i.object == object))
 }
 
 /// The mappings `omplens fix` would write for function `func`, as one fix (none when the

@@ -388,9 +388,10 @@ fn seconds(d: Duration) -> String {
 
 /// `--fix`: the selected fixes written to the file (atomically); `c.text` becomes the new
 /// text and `c.fixed` the number of findings fixed. The rewritten text passes the gate first
-/// (parsed and analysed again: no new compile error, no new finding of a correctness rule);
-/// when the fixes together do not, they are tried one by one and only those the gate
-/// accepts are kept. Notes put first say which fixes were left out; returns how many.
+/// (parsed and analysed again: no new compile error, no new finding of a correctness rule,
+/// fewer findings of each correctness rule a fix is for); when the fixes together do not,
+/// they are tried one by one and only those the gate accepts are kept
+/// ([`gate::gated_fixes`]). Notes put first say which fixes were left out; returns how many.
 fn fix(
     c: &mut Checked,
     loaded: &Loaded,
@@ -440,52 +441,31 @@ fn fix(
         ));
     }
     let mut taken = selection.taken.clone();
-    let mut edits = selection.edits.clone();
-    let mut new = text::apply(&c.text, &edits);
+    let mut new = text::apply(&c.text, &selection.edits);
     if new != c.text {
         let baseline = baseline().map_err(anyhow::Error::msg)?;
-        let baseline = &baseline;
-        let verdict = gate::verify(path, &loaded.args, baseline, &new);
-        if !verdict.accepted() {
-            // One by one, in finding order, each on top of those accepted so far.
-            (taken, edits) = (Vec::new(), Vec::new());
-            for (k, &i) in selection.taken.iter().enumerate() {
-                let f = &c.findings[i];
-                let p = lines.position(f.span.start);
-                if k >= GATE_TRIES {
-                    skipped.push(format!(
-                        "{}:{}:{}: note: fix for [{}] not applied: the fixes together did not \
-                         pass the re-analysis and only {GATE_TRIES} are tried one by one",
-                        path.display(),
-                        p.line,
-                        p.column,
-                        f.code
-                    ));
-                    continue;
-                }
-                let Some(fix) = f.fixes.first() else { continue };
-                let mut trial = edits.clone();
-                trial.extend(fix.edits.iter().filter(|e| !edits.contains(e)).cloned());
-                trial.sort_by_key(|e| (e.start, e.end));
-                let v = gate::verify(path, &loaded.args, baseline, &text::apply(&c.text, &trial));
-                match v.refusals.first() {
-                    None => {
-                        edits = trial;
-                        taken.push(i);
-                    }
-                    Some(r) => skipped.push(format!(
-                        "{}:{}:{}: note: fix for [{}] not applied: the re-analysis of the fixed \
-                         file refused it ({})",
-                        path.display(),
-                        p.line,
-                        p.column,
-                        f.code,
-                        r.message
-                    )),
-                }
-            }
-            new = text::apply(&c.text, &edits);
+        let gated = gate::gated_fixes(
+            path,
+            &loaded.args,
+            &baseline,
+            &c.text,
+            &c.findings,
+            (&selection.taken, &selection.edits),
+            gate::ONE_BY_ONE_TRIES,
+        );
+        for (i, why) in &gated.refused {
+            let f = &c.findings[*i];
+            let p = lines.position(f.span.start);
+            skipped.push(format!(
+                "{}:{}:{}: note: fix for [{}] not applied: {why}",
+                path.display(),
+                p.line,
+                p.column,
+                f.code
+            ));
         }
+        taken = gated.taken;
+        new = text::apply(&c.text, &gated.edits);
     }
     let n = skipped.len();
     c.notes.splice(0..0, skipped);
@@ -496,10 +476,6 @@ fn fix(
     }
     Ok(n)
 }
-
-/// How many fixes of one file `check --fix` re-analyses one by one when they do not pass the
-/// gate together (each try parses and analyses the file again).
-const GATE_TRIES: usize = 12;
 
 fn compile_errors(path: &Path, module: &Module, text: &str) -> Vec<String> {
     let lines = Lines::new(text);
