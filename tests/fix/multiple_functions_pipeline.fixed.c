@@ -17,7 +17,7 @@ void stage2(const double *b, double *c, int n) {
 }
 
 void stage3(const double *c, double *a, int n) {
-#pragma omp target teams distribute parallel for map(from: a[0:n]) firstprivate(n)
+#pragma omp target teams distribute parallel for map(to: c[0:n]) map(from: a[0:n]) firstprivate(n)
   for (int i = 0; i < n; i++)
     a[i] = c[i] - 0.5 * c[(i + 1) % n];
 }
