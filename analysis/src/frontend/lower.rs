@@ -113,6 +113,11 @@ pub(super) struct Lowerer<'a> {
     header_skipped: HashMap<String, std::rc::Rc<Vec<(u32, u32)>>>,
     /// The unit being lowered (for the files of its headers).
     tu: Option<&'a TranslationUnit>,
+    /// The unit's macros outside system headers, and the names of those that can make a
+    /// `_Pragma` operator: a header body may write its directives through them
+    /// (`OMP_TARGET(teams distribute)`).
+    macros: Option<&'a super::macros::Macros>,
+    pragma_macro_names: Vec<String>,
     /// Set while a project-header body is lowered with its own directives.
     header: Option<HeaderBody<'a>>,
     /// The band number of each header whose bodies were lowered with their directives.
@@ -186,6 +191,8 @@ impl<'a> Lowerer<'a> {
             header_texts: HashMap::new(),
             header_skipped: HashMap::new(),
             tu: None,
+            macros: None,
+            pragma_macro_names: Vec::new(),
             header: None,
             header_bands: HashMap::new(),
             include_sites: None,
@@ -197,6 +204,12 @@ impl<'a> Lowerer<'a> {
                 complete: true,
             },
         }
+    }
+
+    /// The unit's macros (see [`Lowerer::macros`]), read where header bodies are judged.
+    pub(super) fn set_macros(&mut self, macros: &'a super::macros::Macros) {
+        self.pragma_macro_names = macros.pragma_macros();
+        self.macros = Some(macros);
     }
 
     /// What the walk recorded of the project headers (see [`HeaderWalk`]): the declarations
@@ -636,19 +649,53 @@ impl<'a> Lowerer<'a> {
     /// Whether the text of declaration `c` in its own file holds an OpenMP pragma.
     fn has_omp_pragma(&mut self, c: Cursor<'a>) -> bool {
         // Unreadable text: cannot tell, do not analyse it.
-        self.header_body(c).is_none_or(|body| {
-            body.contains("omp") && (body.contains("#pragma") || body.contains("_Pragma"))
-        }) || self.header_operator_pragma(c)
+        let Some(body) = self.header_body(c).map(str::to_string) else {
+            return true;
+        };
+        (body.contains("omp") && body.contains("#pragma")) || self.header_operator_pragma(c, &body)
     }
 
-    /// Whether the header of declaration `c` writes an OpenMP directive as `_Pragma` anywhere
-    /// (a macro its bodies may use: `#define LOOP _Pragma("omp target …")`), which omplens
-    /// does not read.
-    fn header_operator_pragma(&mut self, c: Cursor<'a>) -> bool {
-        let Some((file, _, _)) = c.file_extent() else {
-            return false;
-        };
-        self.header_file(&file).is_some_and(|h| h.operator_pragma)
+    /// Whether header body `body` (of declaration `c`) writes an OpenMP directive as a
+    /// `_Pragma` operator, directly or through a macro (`#define LOOP _Pragma("omp target
+    /// …")`), which omplens does not lower; also when a use of such a macro cannot be read,
+    /// or, without the unit's macros, when its header writes one anywhere. A body using no
+    /// such macro is not one (a header that defines them has other functions too).
+    fn header_operator_pragma(&mut self, c: Cursor<'a>, body: &str) -> bool {
+        if self.macros.is_none() {
+            let Some((file, _, _)) = c.file_extent() else {
+                return false;
+            };
+            return self.header_file(&file).is_some_and(|h| h.operator_pragma);
+        }
+        self.operator_directives(body).is_none_or(|d| !d.is_empty())
+    }
+
+    /// The OpenMP directives (`omp …` texts) `body` writes as `_Pragma` operators, directly or
+    /// through the unit's macros; None when a use cannot be read (a macro omplens cannot
+    /// expand, or one that makes a directive together with other code). Operators that are
+    /// no OpenMP directive (`_Pragma("GCC ivdep")`) are left out.
+    fn operator_directives(&self, body: &str) -> Option<Vec<String>> {
+        let macros = self.macros?;
+        let mut out = Vec::new();
+        let mut consumed = 0usize;
+        for at in super::macros::uses(body, &self.pragma_macro_names) {
+            let at = at as usize;
+            if at < consumed {
+                continue;
+            }
+            let rest = &body[at..];
+            // (Offset 0: a header's own definitions are the ones in effect in its bodies.)
+            let (len, texts) = match super::macros::operator_at(rest) {
+                Some((len, text, _)) => (len, vec![text]),
+                None => macros.pragma_use(rest, 0).ok()?,
+            };
+            consumed = at + len;
+            out.extend(texts.into_iter().filter(|t| {
+                let t = t.trim_start();
+                t.starts_with("omp") && !t[3..].starts_with(|c: char| c.is_alphanumeric())
+            }));
+        }
+        Some(out)
     }
 
     /// The header at `path`, read and scanned on first use.
@@ -681,7 +728,7 @@ impl<'a> Lowerer<'a> {
         let file = self.tu?.header(&path)?;
         let text = self.header_body(c)?.to_string();
         // Directives written as `_Pragma` are not scanned: such a body is not lowered.
-        if text.contains("_Pragma") || self.header_operator_pragma(c) {
+        if text.contains("_Pragma") || self.header_operator_pragma(c, &text) {
             return None;
         }
         let whole = self.header_file(&path)?;
@@ -765,16 +812,33 @@ impl<'a> Lowerer<'a> {
     /// (the function maps what its kernels use itself). Unreadable text counts as a kernel
     /// that maps nothing.
     fn header_kernels_map(&mut self, c: Cursor<'a>) -> Option<bool> {
-        if self.header_operator_pragma(c) {
-            return Some(false); // `_Pragma("omp target …")`: a kernel omplens cannot read
-        }
-        let Some(body) = self.header_body(c) else {
+        let Some(body) = self.header_body(c).map(str::to_string) else {
             return Some(false);
         };
+        // Directives written as `_Pragma` operators, through macros too (read when the
+        // unit's macros are at hand; otherwise any such header counts as a kernel that maps
+        // nothing).
+        let operators = match self.macros {
+            Some(_) => self.operator_directives(&body),
+            None => {
+                let file = c.file_extent().map(|f| f.0).unwrap_or_default();
+                match self.header_file(&file) {
+                    Some(h) if h.operator_pragma => None,
+                    _ => Some(Vec::new()),
+                }
+            }
+        };
+        let Some(operators) = operators else {
+            return Some(false);
+        };
+        let texts = crate::pragma::scan_pragmas(&body)
+            .into_iter()
+            .map(|raw| raw.text)
+            .chain(operators.into_iter().map(|t| format!("#pragma {t}")));
         let mut kernels = 0;
         let mut all_map = true;
-        for raw in crate::pragma::scan_pragmas(body) {
-            let Some(d) = crate::pragma::parse_pragma(&raw.text, 0).directive else {
+        for text in texts {
+            let Some(d) = crate::pragma::parse_pragma(&text, 0).directive else {
                 return Some(false);
             };
             if d.kind.is_offload_kernel() {

@@ -289,6 +289,7 @@ fn lower_walk(
         .unwrap_or_default();
     clang_diagnostics(tu, &main_dir, &mut module);
     let mut lowerer = lower::Lowerer::new(&src, module, offsets);
+    lowerer.set_macros(&defs);
     lowerer.lower_tu(
         tu,
         top,
