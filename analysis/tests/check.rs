@@ -251,3 +251,38 @@ int main(void) {
     assert!(c.contains(&(6, "OMP101", Severity::Warning)), "{c:?}");
     assert!(!c.iter().any(|x| x.2 == Severity::Error), "{c:?}");
 }
+
+#[test]
+fn a_fill_over_begin_and_end_is_a_write_in_every_standard() {
+    // Before C++17 the iterators are copied into `std::fill`'s parameters, which libclang
+    // shows as an unnamed construction around `grad.begin()`: the host's fill is still a
+    // write of the device's stale results, not a read of them (OMPDart's experts are checked
+    // with -std=c++14).
+    let src = "#include <vector>\n#include <algorithm>\n\
+               int main() {\n\
+                 int n = 100;\n\
+                 std::vector<float> grad(n);\n\
+                 float *d = grad.data();\n\
+               #pragma omp target data map(alloc: d[0:n])\n\
+                 for (int k = 0; k < 3; k++) {\n\
+                   std::fill(grad.begin(), grad.end(), 0.f);\n\
+               #pragma omp target update to(d[0:n])\n\
+               #pragma omp target teams distribute parallel for\n\
+                   for (int i = 0; i < n; i++) d[i] += i;\n\
+                 }\n\
+                 return 0;\n\
+               }\n";
+    for std in ["-std=c++14", "-std=c++17"] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.cpp");
+        std::fs::write(&path, src).unwrap();
+        let args = ["-D_OPENMP=202011".to_string(), std.to_string()];
+        let m = omplens_analysis::frontend::lower_file(&path, None, &args).expect("lower");
+        let found: Vec<String> = check(&m, src)
+            .iter()
+            .filter(|f| f.code == Code::OMP101)
+            .map(|f| f.message.clone())
+            .collect();
+        assert!(found.is_empty(), "{std}: {found:?}");
+    }
+}

@@ -1604,6 +1604,35 @@ pub fn iterator_argument_effect(
             ..
         } if k == c && func.strip_casts(*r) == func.strip_casts(a.expr))
     };
+    // An argument as the algorithm receives it: before C++17 the iterator is copied into the
+    // parameter (`fill(operator(v.begin()), …)`: a construction libclang names no
+    // constructor for, lowered as a call named `operator`, or a library constructor).
+    let unwrapped = |mut e: crate::ir::ExprId| {
+        for _ in 0..3 {
+            e = func.strip_casts(e);
+            let ExprKind::Call {
+                callee,
+                receiver: None,
+                args,
+            } = &func.expr(e).kind
+            else {
+                break;
+            };
+            let copy = match callee {
+                crate::ir::Callee::Named(n) => n == "operator",
+                crate::ir::Callee::Direct(k) => {
+                    let k = module.function(*k);
+                    k.in_system_header && !k.has_body
+                }
+                crate::ir::Callee::Indirect(_) => false,
+            };
+            if args.len() != 1 || !copy || is_iterator_call(e) {
+                break;
+            }
+            e = args[0];
+        }
+        e
+    };
     let mut stack = roots.to_vec();
     while let Some(e) = stack.pop() {
         let kind = &func.expr(e).kind;
@@ -1613,7 +1642,7 @@ pub fn iterator_argument_effect(
             args,
         } = kind
         {
-            if let Some(i) = args.iter().position(|x| is_iterator_call(*x)) {
+            if let Some(i) = args.iter().position(|x| is_iterator_call(unwrapped(*x))) {
                 return library_template_arg(module.function(*alg), i);
             }
         }
