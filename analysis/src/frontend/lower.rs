@@ -66,8 +66,6 @@ struct HeaderBody<'a> {
 /// A project header's text, read once per lowering.
 struct HeaderFile {
     src: std::rc::Rc<SourceText>,
-    /// It writes an OpenMP directive as `_Pragma` somewhere.
-    operator_pragma: bool,
 }
 
 /// The arenas of the function being lowered.
@@ -116,7 +114,7 @@ pub(super) struct Lowerer<'a> {
     /// The unit's macros outside system headers, and the names of those that can make a
     /// `_Pragma` operator: a header body may write its directives through them
     /// (`OMP_TARGET(teams distribute)`).
-    macros: Option<&'a super::macros::Macros>,
+    macros: &'a super::macros::Macros,
     pragma_macro_names: Vec<String>,
     /// Set while a project-header body is lowered with its own directives.
     header: Option<HeaderBody<'a>>,
@@ -169,6 +167,7 @@ impl<'a> Lowerer<'a> {
         src: &'a SourceText,
         module: Module,
         pragma_offsets: Vec<(u32, DirId)>,
+        macros: &'a super::macros::Macros,
     ) -> Self {
         Lowerer {
             src,
@@ -191,8 +190,8 @@ impl<'a> Lowerer<'a> {
             header_texts: HashMap::new(),
             header_skipped: HashMap::new(),
             tu: None,
-            macros: None,
-            pragma_macro_names: Vec::new(),
+            macros,
+            pragma_macro_names: macros.pragma_macros(),
             header: None,
             header_bands: HashMap::new(),
             include_sites: None,
@@ -204,12 +203,6 @@ impl<'a> Lowerer<'a> {
                 complete: true,
             },
         }
-    }
-
-    /// The unit's macros (see [`Lowerer::macros`]), read where header bodies are judged.
-    pub(super) fn set_macros(&mut self, macros: &'a super::macros::Macros) {
-        self.pragma_macro_names = macros.pragma_macros();
-        self.macros = Some(macros);
     }
 
     /// What the walk recorded of the project headers (see [`HeaderWalk`]): the declarations
@@ -652,21 +645,14 @@ impl<'a> Lowerer<'a> {
         let Some(body) = self.header_body(c).map(str::to_string) else {
             return true;
         };
-        (body.contains("omp") && body.contains("#pragma")) || self.header_operator_pragma(c, &body)
+        (body.contains("omp") && body.contains("#pragma")) || self.header_operator_pragma(&body)
     }
 
-    /// Whether header body `body` (of declaration `c`) writes an OpenMP directive as a
-    /// `_Pragma` operator, directly or through a macro (`#define LOOP _Pragma("omp target
-    /// …")`), which omplens does not lower; also when a use of such a macro cannot be read,
-    /// or, without the unit's macros, when its header writes one anywhere. A body using no
-    /// such macro is not one (a header that defines them has other functions too).
-    fn header_operator_pragma(&mut self, c: Cursor<'a>, body: &str) -> bool {
-        if self.macros.is_none() {
-            let Some((file, _, _)) = c.file_extent() else {
-                return false;
-            };
-            return self.header_file(&file).is_some_and(|h| h.operator_pragma);
-        }
+    /// Whether header body `body` writes an OpenMP directive as a `_Pragma` operator, directly
+    /// or through a macro (`#define LOOP _Pragma("omp target …")`), which omplens does not
+    /// lower; also when a use of such a macro cannot be read. A body using no such macro is
+    /// not one (a header that defines them has other functions too).
+    fn header_operator_pragma(&self, body: &str) -> bool {
         self.operator_directives(body).is_none_or(|d| !d.is_empty())
     }
 
@@ -675,7 +661,6 @@ impl<'a> Lowerer<'a> {
     /// expand, or one that makes a directive together with other code). Operators that are
     /// no OpenMP directive (`_Pragma("GCC ivdep")`) are left out.
     fn operator_directives(&self, body: &str) -> Option<Vec<String>> {
-        let macros = self.macros?;
         let mut out = Vec::new();
         let mut consumed = 0usize;
         for at in super::macros::uses(body, &self.pragma_macro_names) {
@@ -687,7 +672,7 @@ impl<'a> Lowerer<'a> {
             // (Offset 0: a header's own definitions are the ones in effect in its bodies.)
             let (len, texts) = match super::macros::operator_at(rest) {
                 Some((len, text, _)) => (len, vec![text]),
-                None => macros.pragma_use(rest, 0).ok()?,
+                None => self.macros.pragma_use(rest, 0).ok()?,
             };
             consumed = at + len;
             out.extend(texts.into_iter().filter(|t| {
@@ -707,10 +692,8 @@ impl<'a> Lowerer<'a> {
                 let text = std::fs::read(path)
                     .ok()
                     .map(crate::text::bytes::lossy_same_offsets)?;
-                let operator_pragma = text.contains("_Pragma") && text.contains("omp");
                 Some(std::rc::Rc::new(HeaderFile {
                     src: std::rc::Rc::new(SourceText::new(text)),
-                    operator_pragma,
                 }))
             })
             .clone()
@@ -728,7 +711,7 @@ impl<'a> Lowerer<'a> {
         let file = self.tu?.header(&path)?;
         let text = self.header_body(c)?.to_string();
         // Directives written as `_Pragma` are not scanned: such a body is not lowered.
-        if text.contains("_Pragma") || self.header_operator_pragma(c, &text) {
+        if text.contains("_Pragma") || self.header_operator_pragma(&text) {
             return None;
         }
         let whole = self.header_file(&path)?;
@@ -815,20 +798,8 @@ impl<'a> Lowerer<'a> {
         let Some(body) = self.header_body(c).map(str::to_string) else {
             return Some(false);
         };
-        // Directives written as `_Pragma` operators, through macros too (read when the
-        // unit's macros are at hand; otherwise any such header counts as a kernel that maps
-        // nothing).
-        let operators = match self.macros {
-            Some(_) => self.operator_directives(&body),
-            None => {
-                let file = c.file_extent().map(|f| f.0).unwrap_or_default();
-                match self.header_file(&file) {
-                    Some(h) if h.operator_pragma => None,
-                    _ => Some(Vec::new()),
-                }
-            }
-        };
-        let Some(operators) = operators else {
+        // Directives written as `_Pragma` operators, through macros too.
+        let Some(operators) = self.operator_directives(&body) else {
             return Some(false);
         };
         let texts = crate::pragma::scan_pragmas(&body)

@@ -288,8 +288,7 @@ fn lower_walk(
         .and_then(|p| p.parent().map(|d| d.display().to_string()))
         .unwrap_or_default();
     clang_diagnostics(tu, &main_dir, &mut module);
-    let mut lowerer = lower::Lowerer::new(&src, module, offsets);
-    lowerer.set_macros(&defs);
+    let mut lowerer = lower::Lowerer::new(&src, module, offsets, &defs);
     lowerer.lower_tu(
         tu,
         top,

@@ -154,19 +154,15 @@ pub fn gated_fixes(
 ) -> GatedFixes {
     let (taken, edits) = selected;
     let together = crate::text::apply(text, edits);
-    if together == text {
-        return GatedFixes {
-            edits: edits.to_vec(),
-            taken: taken.to_vec(),
-            refused: Vec::new(),
-        };
-    }
-    let verdict = verify(path, flags, before, &together);
-    let resolved = taken.iter().all(|&i| {
-        let code = findings[i].code;
-        verdict.resolves(code, before.count(code))
-    });
-    if verdict.accepted() && resolved {
+    let pass = together == text || {
+        let verdict = verify(path, flags, before, &together);
+        verdict.accepted()
+            && taken.iter().all(|&i| {
+                let code = findings[i].code;
+                verdict.resolves(code, before.count(code))
+            })
+    };
+    if pass {
         return GatedFixes {
             edits: edits.to_vec(),
             taken: taken.to_vec(),

@@ -428,18 +428,22 @@ fn fix(
             .map(|f| f.fixes.first().map(|fix| fix.edits.as_slice())),
     );
     let lines = Lines::new(&c.text);
-    let mut skipped = Vec::new();
-    for (i, why) in &selection.skipped {
-        let f = &c.findings[*i];
+    let not_applied = |i: usize, why: &str| {
+        let f = &c.findings[i];
         let p = lines.position(f.span.start);
-        skipped.push(format!(
+        format!(
             "{}:{}:{}: note: fix for [{}] not applied: {why}",
             path.display(),
             p.line,
             p.column,
             f.code
-        ));
-    }
+        )
+    };
+    let mut skipped: Vec<String> = selection
+        .skipped
+        .iter()
+        .map(|(i, why)| not_applied(*i, why))
+        .collect();
     let mut taken = selection.taken.clone();
     let mut new = text::apply(&c.text, &selection.edits);
     if new != c.text {
@@ -453,17 +457,7 @@ fn fix(
             (&selection.taken, &selection.edits),
             gate::ONE_BY_ONE_TRIES,
         );
-        for (i, why) in &gated.refused {
-            let f = &c.findings[*i];
-            let p = lines.position(f.span.start);
-            skipped.push(format!(
-                "{}:{}:{}: note: fix for [{}] not applied: {why}",
-                path.display(),
-                p.line,
-                p.column,
-                f.code
-            ));
-        }
+        skipped.extend(gated.refused.iter().map(|(i, why)| not_applied(*i, why)));
         taken = gated.taken;
         new = text::apply(&c.text, &gated.edits);
     }
