@@ -624,3 +624,79 @@ fn a_kernel_after_many_compile_errors_is_analysed() {
         "all 22 errors are kept: {err}"
     );
 }
+
+/// `check -p` names the database's files relative to the current directory, and the project
+/// reads them under the database's absolute paths: a file lowered for another file's sake
+/// (`b.c`, for the summary of `fill` that `a.c` calls) is the same file, and its own check
+/// takes that module instead of parsing it again, with the same findings.
+#[test]
+fn a_file_read_for_another_is_not_parsed_again_for_its_own_check() {
+    const HEADERS: &str = "#include <stdio.h>\n#include <stdlib.h>\n";
+    let a = format!(
+        "{HEADERS}void fill(double *x, int n);\n\
+         // The largest file of the run, so checked first.\n// {}\n\
+         int main(void) {{\n  int n = 100;\n  double *x = malloc(n * sizeof *x);\n  \
+         fill(x, n);\n  printf(\"%f\\n\", x[0]);\n  free(x);\n  return 0;\n}}\n",
+        "padding ".repeat(40)
+    );
+    let b = format!(
+        "{HEADERS}void fill(double *x, int n) {{\n\
+         #pragma omp target teams distribute parallel for map(to: x[0:n])\n  \
+         for (int i = 0; i < n; i++)\n    x[i] = i;\n}}\n"
+    );
+    let c = format!("{HEADERS}int twice(int v) {{ return 2 * v; }}\n");
+    let dir = dir_with(&[("a.c", &a), ("b.c", &b), ("c.c", &c)]);
+    let entries: Vec<Value> = ["a.c", "b.c", "c.c"]
+        .iter()
+        .map(|f| {
+            serde_json::json!({
+                "directory": dir.path(),
+                "file": f,
+                "arguments": ["clang", "-fopenmp", "-c", f],
+            })
+        })
+        .collect();
+    std::fs::write(
+        dir.path().join("compile_commands.json"),
+        serde_json::to_string(&entries).unwrap(),
+    )
+    .unwrap();
+    let run = |extra: &[&str]| {
+        // A cache of its own: summaries kept by an earlier run would spare the project's
+        // parse of `b.c`.
+        let cache = tempfile::tempdir().unwrap();
+        let mut args = vec!["check", "--no-config", "--format", "json", "-p", "."];
+        args.extend_from_slice(extra);
+        let o = Command::new(env!("CARGO_BIN_EXE_omplens"))
+            .args(&args)
+            .current_dir(dir.path())
+            .env("OMPLENS_PROFILE", "1")
+            .env("OMPLENS_CACHE_DIR", cache.path())
+            .output()
+            .expect("run omplens");
+        assert!(matches!(o.status.code(), Some(0 | 1)), "{}", stderr(&o));
+        o
+    };
+    let alone = run(&["--no-shared-headers", "-j", "1"]);
+    let findings = json(&alone);
+    // The kernel writes `x` and copies nothing back: main's read of `x[0]` is stale.
+    assert!(
+        findings
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["file"] == "b.c" || f["file"] == "a.c"),
+        "{findings}"
+    );
+    for jobs in ["1", "2"] {
+        let shared = run(&["-j", jobs]);
+        assert_eq!(json(&shared), findings, "-j {jobs}: {}", stderr(&shared));
+        if jobs == "1" {
+            assert!(
+                stderr(&shared).contains("kept_taken: 1 "),
+                "{}",
+                stderr(&shared)
+            );
+        }
+    }
+}

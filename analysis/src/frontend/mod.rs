@@ -125,10 +125,12 @@ pub fn lower_file_shared(
                 source,
             })?,
     };
-    if let Some(kept) = shared.and_then(|s| s.kept.take(path, &text, args)) {
-        return Ok(Arc::unwrap_or_clone(kept));
+    match shared {
+        Some(s) => s.kept.lower_for_check(path, &text.clone(), args, || {
+            lower_unkept(shared, path, &path_str, contents, text, args)
+        }),
+        None => lower_unkept(shared, path, &path_str, contents, text, args),
     }
-    lower_unkept(shared, path, &path_str, contents, text, args)
 }
 
 /// [`lower_file_shared`] of `path`'s `text` for another file's sake (`project`: what the
@@ -140,23 +142,13 @@ pub fn lower_file_for_project(
     text: &str,
     args: &[String],
 ) -> Result<Arc<Module>, FrontendError> {
-    if let Some(m) = shared.and_then(|s| s.kept.get(path, text, args)) {
-        return Ok(m);
-    }
     ensure_libclang()?;
     let path_str = path.display().to_string();
-    let module = Arc::new(lower_unkept(
-        shared,
-        path,
-        &path_str,
-        Some(text),
-        text.to_string(),
-        args,
-    )?);
-    if let Some(s) = shared {
-        s.kept.keep(path, text, args, module.clone());
+    let lower = || lower_unkept(shared, path, &path_str, Some(text), text.to_string(), args);
+    match shared {
+        Some(s) => s.kept.lower_for_project(path, text, args, lower),
+        None => lower().map(Arc::new),
     }
-    Ok(module)
 }
 
 /// The parse (after the run's shared headers when one fits) and lowering of `text`.
