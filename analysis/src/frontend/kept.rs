@@ -18,7 +18,7 @@
 //! waits for the lowering under way ([`Flight`]) instead of parsing the file again.
 
 use crate::ir::{HeaderSource, Module};
-use std::collections::{HashMap, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::{Hash, Hasher};
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -34,6 +34,9 @@ pub(super) struct Kept {
     slots: Mutex<Slots>,
     /// Lowerings under way, by file identity and inputs. Locked before `slots` when both are.
     in_flight: Mutex<HashMap<(PathBuf, u64), Arc<Flight>>>,
+    /// The files of the run that another file of the run may read (see [`Kept::for_run`]):
+    /// their own check keeps its module too.
+    wanted: HashSet<PathBuf>,
     taken: AtomicUsize,
 }
 
@@ -180,6 +183,33 @@ fn key(text: &str, args: &[String]) -> u64 {
 }
 
 impl Kept {
+    /// For a run over `files`. The project reads, for a file, the files of the compile
+    /// database in its directory and below: a file is wanted by another of the run when the
+    /// directory of another is its own or above it.
+    pub(super) fn for_run<'a>(files: impl IntoIterator<Item = &'a Path>) -> Kept {
+        let files: Vec<PathBuf> = files.into_iter().map(identity).collect();
+        let mut per_dir: HashMap<&Path, usize> = HashMap::new();
+        for f in &files {
+            if let Some(d) = f.parent() {
+                *per_dir.entry(d).or_default() += 1;
+            }
+        }
+        let wanted = files
+            .iter()
+            .filter(|f| {
+                let own = f.parent();
+                own.into_iter()
+                    .flat_map(Path::ancestors)
+                    .any(|d| per_dir.get(d).copied().unwrap_or(0) > usize::from(Some(d) == own))
+            })
+            .cloned()
+            .collect();
+        Kept {
+            wanted,
+            ..Kept::default()
+        }
+    }
+
     /// The module of `path` lowered from `text` with `args` by `lower`, for another file's
     /// sake: kept for the file's own check, or the one kept or being lowered already.
     pub(super) fn lower_for_project<E>(
@@ -189,16 +219,19 @@ impl Kept {
         args: &[String],
         lower: impl FnOnce() -> Result<Module, E>,
     ) -> Result<Arc<Module>, E> {
+        // (A module lowered by the file's own check has the name the check gave it.)
+        let spelled = |m: Arc<Module>| {
+            if m.path == path.display().to_string() {
+                m
+            } else {
+                Arc::new(respell(Module::clone(&m), path))
+            }
+        };
         match self.turn(path, key(text, args), false) {
-            Turn::Kept(m) => return Ok(m),
+            Turn::Kept(m) => return Ok(spelled(m)),
             Turn::Wait(f) => {
                 if let Some(m) = f.wait() {
-                    // (Lowered by the file's own check, under the name it was given.)
-                    return Ok(if m.path == path.display().to_string() {
-                        m
-                    } else {
-                        Arc::new(respell(Module::clone(&m), path))
-                    });
+                    return Ok(spelled(m));
                 }
             }
             Turn::Lower(pilot) => {
@@ -231,6 +264,12 @@ impl Kept {
             Turn::Wait(f) => f.wait().map(|m| self.take_at(path, key).unwrap_or(m)),
             Turn::Lower(pilot) => {
                 let module = lower().map(Arc::new);
+                if let Ok(m) = &module {
+                    // Kept too when a file checked later may read this one.
+                    if self.wanted.contains(&identity(path)) {
+                        self.keep(path, text, args, m.clone());
+                    }
+                }
                 pilot.land(module.as_ref().ok().cloned());
                 return module.map(Arc::unwrap_or_clone);
             }
@@ -467,6 +506,26 @@ mod tests {
             assert!(project.join().unwrap().is_err());
         });
         assert_eq!(lowerings.load(Ordering::SeqCst), 3);
+    }
+
+    /// A file reads the files of its directory and below: those are the ones a check keeps.
+    #[test]
+    fn a_run_keeps_the_files_another_file_of_it_may_read() {
+        let files = [
+            "/p/a/main.c",
+            "/p/a/k.c",
+            "/p/b/main.c",
+            "/p/c/main.c",
+            "/p/c/sub/x.c",
+        ];
+        let kept = Kept::for_run(files.iter().map(Path::new));
+        let mut wanted: Vec<_> = kept
+            .wanted
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect();
+        wanted.sort();
+        assert_eq!(wanted, ["/p/a/k.c", "/p/a/main.c", "/p/c/sub/x.c"]);
     }
 
     #[test]

@@ -112,7 +112,9 @@ impl SharedHeaders {
         store: Option<&Path>,
     ) -> std::io::Result<SharedHeaders> {
         let mut by_key: HashMap<FlagKey, Vec<BTreeSet<String>>> = HashMap::new();
+        let mut paths = Vec::new();
         for (path, args) in files {
+            paths.push(path);
             let Ok(bytes) = std::fs::read(path) else {
                 continue;
             };
@@ -167,7 +169,7 @@ impl SharedHeaders {
             planned,
             listings: Mutex::default(),
             stats: Counters::default(),
-            kept: Default::default(),
+            kept: super::kept::Kept::for_run(paths),
         })
     }
 
