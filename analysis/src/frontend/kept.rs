@@ -239,7 +239,7 @@ impl Kept {
             Turn::Lower(pilot) => {
                 let module = lower().map(Arc::new);
                 if let Ok(m) = &module {
-                    self.keep(path, text, args, m.clone());
+                    self.keep_at(&pilot.at, m.clone());
                 }
                 pilot.land(module.as_ref().ok().cloned());
                 return module;
@@ -268,8 +268,8 @@ impl Kept {
                 let module = lower().map(Arc::new);
                 if let Ok(m) = &module {
                     // Kept too when a file checked later may read this one.
-                    if self.wanted.contains(&identity(path)) {
-                        self.keep(path, text, args, m.clone());
+                    if self.wanted.contains(&pilot.at.0) {
+                        self.keep_at(&pilot.at, m.clone());
                     }
                 }
                 pilot.land(module.as_ref().ok().cloned());
@@ -343,15 +343,19 @@ impl Kept {
     }
 
     /// Keeps `module`, lowered from `path`'s `text` with `args`.
+    #[cfg(test)]
     fn keep(&self, path: &Path, text: &str, args: &[String], module: Arc<Module>) {
-        let key = key(text, args);
+        self.keep_at(&(identity(path), key(text, args)), module);
+    }
+
+    /// Keeps `module`, lowered from the inputs of `key` for the file of `identity`.
+    fn keep_at(&self, (identity, key): &(PathBuf, u64), module: Arc<Module>) {
         let weight = weight(&module);
         if weight > BUDGET {
             return;
         }
-        let identity = identity(path);
         if let Ok(mut slots) = self.slots.lock() {
-            if slots.position(&identity, key).is_some() {
+            if slots.position(identity, *key).is_some() {
                 return;
             }
             while slots.weight + weight > BUDGET {
@@ -362,8 +366,8 @@ impl Kept {
             }
             slots.weight += weight;
             slots.kept.push_back(Slot {
-                path: identity,
-                key,
+                path: identity.clone(),
+                key: *key,
                 module,
                 weight,
             });

@@ -126,8 +126,9 @@ pub fn lower_file_shared(
             })?,
     };
     match shared {
-        Some(s) => s.kept.lower_for_check(path, &text.clone(), args, || {
-            lower_unkept(shared, path, &path_str, contents, text, args)
+        // (The text is copied only when the file is lowered here.)
+        Some(s) => s.kept.lower_for_check(path, &text, args, || {
+            lower_unkept(shared, path, &path_str, contents, text.clone(), args)
         }),
         None => lower_unkept(shared, path, &path_str, contents, text, args),
     }
