@@ -628,14 +628,16 @@ fn a_kernel_after_many_compile_errors_is_analysed() {
 /// `check -p` names the database's files relative to the current directory, and the project
 /// reads them under the database's absolute paths: a file lowered for another file's sake
 /// (`b.c`, for the summary of `fill` that `a.c` calls) is the same file, and its own check
-/// takes that module instead of parsing it again, with the same findings.
+/// takes that module instead of parsing it again, with the same findings. (`a.c` has a host
+/// `parallel for`: a file without OpenMP would not be parsed at all.)
 #[test]
 fn a_file_read_for_another_is_not_parsed_again_for_its_own_check() {
     const HEADERS: &str = "#include <stdio.h>\n#include <stdlib.h>\n";
     let a = format!(
         "{HEADERS}void fill(double *x, int n);\n\
          // The largest file of the run, so checked first.\n// {}\n\
-         int main(void) {{\n  int n = 100;\n  double *x = malloc(n * sizeof *x);\n  \
+         int main(void) {{\n  int n = 100;\n  double *x = malloc(n * sizeof *x);\n\
+         #pragma omp parallel for\n  for (int i = 0; i < n; i++)\n    x[i] = 0;\n  \
          fill(x, n);\n  printf(\"%f\\n\", x[0]);\n  free(x);\n  return 0;\n}}\n",
         "padding ".repeat(40)
     );
@@ -699,4 +701,55 @@ fn a_file_read_for_another_is_not_parsed_again_for_its_own_check() {
             );
         }
     }
+}
+
+/// A file that neither it nor a project header it includes names OpenMP cannot hold a
+/// finding: it is not parsed (its compile errors are not reported), the summary counts it.
+/// A file whose only OpenMP is in a header it includes is parsed and its findings reported.
+#[test]
+fn files_without_openmp_are_not_parsed() {
+    let kernel =
+        "static void bump(double *a) {\n#pragma omp target map(to: a[0:8])\n  a[0] = 1.0;\n}\n";
+    let via_header =
+        "#include <stdio.h>\n#include \"kern.h\"\nint main(void) {\n  double a[8] = {0};\n  bump(a);\n  printf(\"%f\\n\", a[0]);\n  return 0;\n}\n";
+    let broken_plain = "#include <stdio.h>\nint main(void) { return undeclared_thing +; }\n";
+    let d = dir_with(&[
+        ("kern.h", kernel),
+        ("via_header.c", via_header),
+        ("plain.c", broken_plain),
+        ("clean.c", CLEAN),
+    ]);
+    let o = omplens(
+        d.path(),
+        &[
+            "check",
+            "--format",
+            "json",
+            "via_header.c",
+            "plain.c",
+            "clean.c",
+        ],
+    );
+    let err = stderr(&o);
+    let v = json(&o);
+    let files: Vec<&str> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|f| f["file"].as_str().unwrap())
+        .collect();
+    assert!(files.contains(&"via_header.c"), "{v:#}\n{err}");
+    assert!(files.iter().all(|f| *f == "via_header.c"), "{v:#}");
+    assert!(!err.contains("plain.c has"), "{err}");
+    assert!(
+        err.contains("in 3 files (2 without OpenMP, not parsed)"),
+        "{err}"
+    );
+    let o = omplens(d.path(), &["check", "--verbose", "plain.c"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("plain.c: note: not parsed: neither the file nor a project header"),
+        "{}",
+        stderr(&o)
+    );
 }

@@ -14,6 +14,7 @@ mod libclang;
 #[allow(non_upper_case_globals)]
 mod lower;
 mod macros;
+mod openmp_text;
 mod shared_headers;
 mod source;
 #[cfg(test)]
@@ -26,6 +27,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use flags::{CompileFlags, FlagsOrigin};
+pub use openmp_text::may_hold_openmp;
 pub use shared_headers::{SharedHeaders, SharedStats};
 pub use tu_cache::{TuCache, TuStats};
 

@@ -575,7 +575,7 @@ fn include_name(line: &str) -> Option<(&str, bool)> {
 }
 
 /// The file `name` in `first` (if given) or in one of `dirs`, as clang looks.
-fn find_in(dirs: &[&str], first: Option<&Path>, name: &str) -> Option<PathBuf> {
+pub(super) fn find_in(dirs: &[&str], first: Option<&Path>, name: &str) -> Option<PathBuf> {
     first
         .into_iter()
         .chain(dirs.iter().map(Path::new))
@@ -623,12 +623,12 @@ fn dirs_of<'a>(args: &'a [String], flag: &str) -> Vec<&'a str> {
 }
 
 /// The `-I` directories of `args`, in order.
-fn include_dirs(args: &[String]) -> Vec<&str> {
+pub(super) fn include_dirs(args: &[String]) -> Vec<&str> {
     dirs_of(args, "-I")
 }
 
 /// Where `#include "..."` looks after the including file's directory: `-iquote`, then `-I`.
-fn quote_dirs(args: &[String]) -> Vec<&str> {
+pub(super) fn quote_dirs(args: &[String]) -> Vec<&str> {
     let mut out = dirs_of(args, "-iquote");
     out.extend(include_dirs(args));
     out

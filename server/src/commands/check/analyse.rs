@@ -10,7 +10,7 @@ use anyhow::{Context, Result};
 use omplens_analysis::budget;
 use omplens_analysis::check::config::Config;
 use omplens_analysis::check::Finding;
-use omplens_analysis::frontend::SharedHeaders;
+use omplens_analysis::frontend::{may_hold_openmp, SharedHeaders};
 use omplens_analysis::ide::{gate, Analysis, AnalysisHost, Change};
 use omplens_analysis::ir::Module;
 use omplens_analysis::text;
@@ -49,6 +49,9 @@ pub struct Checked {
     /// The analysis ran out of time (`--file-timeout`): why, in a line for the file. The
     /// findings are then empty.
     pub stopped: Option<String>,
+    /// Not parsed: neither the file nor a project header it includes names OpenMP, so it
+    /// has no finding ([`may_hold_openmp`]).
+    pub without_openmp: bool,
 }
 
 /// One file of the run: its configuration and what became of it.
@@ -82,16 +85,25 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
     let batch = (threads * 16).max(32);
     // Big files first, so that the last files of a batch are short ones; results go back
     // to the order of the command line.
-    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    let mut out: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
+    // A file that cannot hold OpenMP has no finding: it is not parsed.
+    let mut order = Vec::new();
+    for (i, job) in jobs.iter().enumerate() {
+        match without_openmp(job, settings.verbose) {
+            Some(c) => out[i] = Some(Ok(Ok(c))),
+            None => order.push(i),
+        }
+    }
+    let mut finished = jobs.len() - order.len();
+    done(finished);
     let size = |i: usize| std::fs::metadata(jobs[i].path).map_or(0, |m| m.len());
     order.sort_by_cached_key(|&i| std::cmp::Reverse(size(i)));
-    let shared = shared_headers(jobs, settings);
+    let parsed: Vec<Job> = order.iter().map(|&i| jobs[i]).collect();
+    let shared = shared_headers(&parsed, settings);
     let mut host = match &shared {
         Some(s) => AnalysisHost::with_shared_headers(s.clone()),
         None => AnalysisHost::new(),
     };
-    let mut out: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
-    let mut finished = 0;
     for chunk in order.chunks(batch) {
         let batch_jobs: Vec<Job> = chunk.iter().map(|&i| jobs[i]).collect();
         let outcomes = check_batch(&mut host, &batch_jobs, settings, threads, &mut |n| {
@@ -108,6 +120,37 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
     out.into_iter()
         .map(|o| o.unwrap_or_else(|| Err("not checked".to_string())))
         .collect()
+}
+
+/// The outcome of a file that neither it nor a project header it includes names OpenMP
+/// ([`may_hold_openmp`]); `None` for any other file (one that cannot be read or has no
+/// arguments too: its check says why).
+fn without_openmp(job: &Job, verbose: bool) -> Option<Checked> {
+    let args = job.args.as_ref().ok()?;
+    let bytes = std::fs::read(job.path).ok()?;
+    let text = String::from_utf8_lossy(&bytes);
+    if may_hold_openmp(job.path, &text, args) {
+        return None;
+    }
+    Some(Checked {
+        path: job.path.to_path_buf(),
+        text: String::new(),
+        findings: Vec::new(),
+        compile_errors: Vec::new(),
+        fixed: 0,
+        notes: verbose
+            .then(|| {
+                format!(
+                    "{}: note: not parsed: neither the file nor a project header it includes \
+                     names OpenMP",
+                    job.path.display()
+                )
+            })
+            .into_iter()
+            .collect(),
+        stopped: None,
+        without_openmp: true,
+    })
 }
 
 /// The run's shared system headers, when asked for and two files or more are checked (a
@@ -317,6 +360,7 @@ fn analyse(
                     stopped.during,
                     seconds(limit)
                 )),
+                without_openmp: false,
             });
         }
     };
@@ -372,6 +416,7 @@ fn analyse(
         fixed: 0,
         notes,
         stopped: None,
+        without_openmp: false,
     })
 }
 

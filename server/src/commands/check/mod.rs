@@ -262,6 +262,10 @@ fn eprint_summary(
         plural(warnings),
         plural(files)
     );
+    let without = checked.iter().filter(|c| c.without_openmp).count();
+    if without > 0 {
+        line.push_str(&format!(" ({without} without OpenMP, not parsed)"));
+    }
     if failed > 0 {
         line.push_str(&format!(
             " ({failed} file{} could not be checked)",

@@ -196,6 +196,7 @@ mod tests {
             fixed: 0,
             notes: Vec::new(),
             stopped: None,
+            without_openmp: false,
         };
         let mut out = Vec::new();
         write(&mut out, &[file], Style { color: false }).unwrap();

@@ -480,6 +480,7 @@ mod tests {
             fixed: 0,
             notes: Vec::new(),
             stopped: None,
+            without_openmp: false,
         }
     }
 
