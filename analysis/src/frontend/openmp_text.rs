@@ -5,7 +5,9 @@
 //! file or in a project header it includes (kernels and mappings in other files are read
 //! for what the file's own constructs do, never reported in a file that has none). So a file
 //! none of whose text, nor its project headers' text, names OpenMP has no finding, and its
-//! parse (on HeCBench a quarter of the files, a sixth of the time) can be saved.
+//! parse (on HeCBench a quarter of the files, a sixth of the time) can be saved. The test
+//! `project::tests::a_caller_without_openmp_gets_no_finding_from_other_files_kernels` pins
+//! the premise.
 //!
 //! The test errs towards "may hold OpenMP": it looks for the identifiers `omp` (`#pragma
 //! omp`, `<omp.h>`), `omp_…` (the API), `_Pragma` and `__pragma` (a directive written by a

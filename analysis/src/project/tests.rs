@@ -251,3 +251,25 @@ fn a_launcher_of_another_file_that_copies_back_leaves_the_host_valid() {
     let got = findings(&launcher(""));
     assert!(got.iter().any(|f| f.starts_with("OMP101 `out`")), "{got:?}");
 }
+
+/// What lets `check` skip a file that names no OpenMP (`frontend::may_hold_openmp`): the
+/// kernels and mappings of other files act on what the file's own constructs map, and are
+/// never reported in a file that has none. Here the callees enter data, launch a kernel on
+/// it and leave it mapped, and the caller reads its stale host copy: nothing is reported in
+/// the caller. A change that reports such a read must make that skip look across files too.
+#[test]
+fn a_caller_without_openmp_gets_no_finding_from_other_files_kernels() {
+    let main = "int printf(const char *, ...);\nvoid init(double *a, int n);\nvoid compute(double *a, int n);\nint main(void) {\n  double a[100];\n  for (int i = 0; i < 100; i++)\n    a[i] = i;\n  init(a, 100);\n  compute(a, 100);\n  printf(\"%f\\n\", a[5]);\n  return 0;\n}\n";
+    let kernels = "void init(double *a, int n) {\n#pragma omp target enter data map(to: a[0:n])\n}\nvoid compute(double *a, int n) {\n#pragma omp target teams distribute parallel for\n  for (int i = 0; i < n; i++)\n    a[i] *= 2.0;\n}\n";
+    let dir = project(&[("main.c", main), ("kernels.c", kernels)]);
+    let path = dir.path().join("main.c");
+    assert!(!crate::frontend::may_hold_openmp(&path, main, &[]));
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    assert!(external(&m, "compute").is_some_and(|s| s.launches));
+    let got: Vec<String> = crate::check::check(&m, main)
+        .into_iter()
+        .map(|f| format!("{:?} {}", f.code, f.message))
+        .collect();
+    assert_eq!(got, Vec::<String>::new());
+}
