@@ -50,6 +50,18 @@ impl TuStats {
     }
 }
 
+/// Clears an entry's `preamble_for` when the build for those arguments ends.
+struct BuildDone<'a>(&'a Mutex<Entry>, &'a [String]);
+
+impl Drop for BuildDone<'_> {
+    fn drop(&mut self) {
+        let mut e = self.0.lock().unwrap_or_else(|p| p.into_inner());
+        if e.preamble_for.as_deref() == Some(self.1) {
+            e.preamble_for = None;
+        }
+    }
+}
+
 /// The one background preamble build allowed at a time, held until dropped.
 struct Turn<'a>(&'a (Mutex<bool>, Condvar));
 
@@ -106,8 +118,12 @@ struct Slot {
 struct Entry {
     args: Vec<String>,
     tu: Option<TranslationUnit>,
-    /// `tu` was parsed without a preamble; one with a preamble is on its way.
+    /// `tu` was parsed without a preamble (or, once lowered, dropped: a reparse of a plain
+    /// unit is a whole parse anyway, and it holds every header's declarations); one with a
+    /// preamble is on its way.
     plain: bool,
+    /// The arguments of the unit with a preamble being made in the background, if one is.
+    preamble_for: Option<Vec<String>>,
     /// The project headers' declarations, recorded by the lowering of the last plain unit,
     /// for units whose walks meet only their local declarations ([`super::header_decls`]).
     headers: Option<HeaderDecls>,
@@ -222,6 +238,9 @@ impl TuCache {
                 // Locals drop before `_pending` counts the build out: the entry (and a unit
                 // not taken) is gone by then, so a settled cache holds every unit it made.
                 let (entry, path, args, contents) = (entry, path, args, contents);
+                // However the build ends, the entry stops waiting for it (after `e` below
+                // is unlocked: locals drop in reverse order).
+                let _done = BuildDone(&entry, &args);
                 if libclang::ensure_loaded().is_err() {
                     return;
                 }
@@ -385,7 +404,10 @@ impl TuCache {
             timed(started);
             e.tu = Some(tu?);
             e.plain = true;
-            self.make_preamble(&entry, path, args, contents, !e.whole_walks);
+            if e.preamble_for.as_deref() != Some(args) {
+                e.preamble_for = Some(args.to_vec());
+                self.make_preamble(&entry, path, args, contents, !e.whole_walks);
+            }
         } else {
             timed(started);
         }
@@ -401,6 +423,11 @@ impl TuCache {
             }
             let (r, walked) = f(tu, Walk::Record);
             e.keep_record(walked);
+            // Lowered and recorded, the plain unit is no longer needed: the next text parses
+            // anew (as its reparse would) unless the unit with a preamble has come.
+            if e.preamble_for.is_some() {
+                e.tu = None;
+            }
             return Ok(r);
         }
         if let Some(h) = e.headers.as_ref().filter(|_| record_holds) {
@@ -420,8 +447,11 @@ impl TuCache {
         let tu = tu?;
         let (r, walked) = f(&tu, Walk::Record);
         e.keep_record(walked);
-        e.tu = Some(tu);
+        // The plain unit is dropped at once (see above) and the unit with a preamble made
+        // again, walking all of it.
+        e.tu = None;
         e.plain = true;
+        e.preamble_for = Some(args.to_vec());
         self.make_preamble(&entry, path, args, contents, !e.whole_walks);
         Ok(r)
     }
@@ -758,8 +788,11 @@ void scale(double *a) {
             return;
         }
         let cache = TuCache::new(2);
+        // (Each unit with a preamble in place before the next use: before it, a plain unit
+        // is not kept and its next use parses anew.)
         let lower = |name: &str| {
             lower_file_cached(&cache, Path::new(name), "int x;\n", &[]).unwrap();
+            cache.settle();
         };
         lower("a.c");
         lower("b.c");
