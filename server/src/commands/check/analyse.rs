@@ -85,8 +85,6 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
     // Over HeCBench at -j2, a first run: 32 files 32.7 s (438 MiB), 64 31.9 s (425 MiB),
     // 128 31.4 s (490 MiB), all in one batch 31.2 s (625 MiB).
     let batch = (threads * 32).max(64);
-    // Big files first, so that the last files of a batch are short ones; results go back
-    // to the order of the command line.
     let mut out: Vec<Option<Outcome>> = (0..jobs.len()).map(|_| None).collect();
     // A file that cannot hold OpenMP has no finding: it is not parsed.
     let mut order = Vec::new();
@@ -98,6 +96,8 @@ pub fn check_files(jobs: &[Job], settings: &Settings, mut done: impl FnMut(usize
     }
     let mut finished = jobs.len() - order.len();
     done(finished);
+    // Big files first, so that the last files of a batch are short ones; results go back
+    // to the order of the command line.
     let size = |i: usize| std::fs::metadata(jobs[i].path).map_or(0, |m| m.len());
     order.sort_by_cached_key(|&i| std::cmp::Reverse(size(i)));
     let parsed: Vec<Job> = order.iter().map(|&i| jobs[i]).collect();
