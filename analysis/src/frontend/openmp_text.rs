@@ -18,7 +18,7 @@
 //! `-include`, an unreadable file, more project headers than [`MAX_HEADERS`]. An angle
 //! include found in no `-I` directory is a system header: not the project's, not read.
 
-use crate::text::scan::is_ident_byte;
+use crate::text::scan::identifiers;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -122,28 +122,13 @@ fn header_named(directive: &str) -> Option<(&str, bool)> {
 /// Whether `text` has one of the identifiers that name OpenMP (see the module's
 /// documentation).
 fn names_openmp(text: &str) -> bool {
-    let b = text.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        if !is_ident_byte(b[i]) {
-            i += 1;
-            continue;
-        }
-        let start = i;
-        while i < b.len() && is_ident_byte(b[i]) {
-            i += 1;
-        }
-        let word = &text[start..i];
-        if word == "omp"
+    identifiers(text).into_iter().any(|word| {
+        word == "omp"
             || word.starts_with("omp_")
             || word == "_Pragma"
             || word == "__pragma"
             || word == "omplens"
-        {
-            return true;
-        }
-    }
-    false
+    })
 }
 
 #[cfg(test)]

@@ -133,6 +133,11 @@ struct Entry {
 }
 
 impl Entry {
+    /// Whether a unit with a preamble made with `args` is what the entry waits for.
+    fn awaits_preamble(&self, args: &[String]) -> bool {
+        self.plain && self.args == args
+    }
+
     /// Keeps what a recording lowering made of the project headers; without a record, units
     /// with a preamble walk all of it.
     fn keep_record(&mut self, walked: Walked) {
@@ -247,10 +252,11 @@ impl TuCache {
                 let _turn = Turn::take(&building);
                 // Still wanted? The file may have been closed (the cache dropped the entry)
                 // or parsed anew while this build waited for its turn.
-                let wanted = Arc::strong_count(&entry) > 1 && {
-                    let e = entry.lock().unwrap_or_else(|p| p.into_inner());
-                    e.plain && e.args == args
-                };
+                let wanted = Arc::strong_count(&entry) > 1
+                    && entry
+                        .lock()
+                        .unwrap_or_else(|p| p.into_inner())
+                        .awaits_preamble(&args);
                 if !wanted {
                     return;
                 }
@@ -260,7 +266,7 @@ impl TuCache {
                     return;
                 };
                 let mut e = entry.lock().unwrap_or_else(|p| p.into_inner());
-                if e.plain && e.args == args {
+                if e.awaits_preamble(&args) {
                     e.tu = Some(tu);
                     e.plain = false;
                     preambles.fetch_add(1, Ordering::Relaxed);
