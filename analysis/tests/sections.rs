@@ -597,7 +597,7 @@ fn poly_strategy() -> impl Strategy<Value = Poly> {
 
 fn eval(p: &Poly, env: &BTreeMap<&str, i64>) -> i64 {
     p.terms().fold(0i64, |acc, (atoms, c)| {
-        let t = atoms.iter().fold(c, |t, a| t.wrapping_mul(env[a.as_str()]));
+        let t = atoms.iter().fold(c, |t, a| t.wrapping_mul(env[&**a]));
         acc.wrapping_add(t)
     })
 }

@@ -147,16 +147,16 @@ fn pair(
     for (factors, c) in pb.terms() {
         let mut t = Poly::constant(c);
         for f in factors {
-            let by = if common_atoms.contains_key(f) {
-                Poly::atom(f).sub(&Poly::atom(&delta(f)))
+            let by = if common_atoms.contains_key(&**f) {
+                Poly::shared_atom(f).sub(&Poly::atom(&delta(f)))
             } else if matches!(nest.kind(f), Some(AtomKind::Iv(_))) {
                 Poly::atom(&format!("{f}'"))
             } else {
-                Poly::atom(f)
+                Poly::shared_atom(f)
             };
             t = t.mul(&by);
         }
-        shifted = shifted.add(&t);
+        shifted.add_assign(&t);
     }
     let d = substitute(&pa.sub(&shifted), consts);
     // Every combination of the common loops that has a parallel one.
@@ -435,7 +435,7 @@ fn numeric_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> bool
                 hi: i128::from(c),
             };
             for f in factors {
-                t = t.mul(ranges[f.as_str()]);
+                t = t.mul(ranges[&**f]);
             }
             total = Iv {
                 lo: total.lo + t.lo,
@@ -455,16 +455,20 @@ fn dominant_nonzero(nest: &Nest, d: &Poly, s: &[StmtId], consts: &Values) -> boo
     let mut coef: BTreeMap<String, Poly> = BTreeMap::new();
     let mut rest = Poly::zero();
     for (factors, c) in d.terms() {
-        let ds: Vec<&String> = factors.iter().filter(|f| f.starts_with('Δ')).collect();
+        let ds: Vec<&str> = factors
+            .iter()
+            .filter(|f| f.starts_with('Δ'))
+            .map(|f| &**f)
+            .collect();
         let mut others = Poly::constant(c);
         for f in factors.iter().filter(|f| !f.starts_with('Δ')) {
-            others = others.mul(&Poly::atom(f));
+            others = others.mul(&Poly::shared_atom(f));
         }
         match ds.as_slice() {
-            [] => rest = rest.add(&others),
+            [] => rest.add_assign(&others),
             [one] => {
-                let e = coef.entry((*one).clone()).or_default();
-                *e = e.add(&others);
+                let e = coef.entry((*one).to_string()).or_default();
+                e.add_assign(&others);
             }
             _ => return false,
         }

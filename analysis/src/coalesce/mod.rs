@@ -188,9 +188,10 @@ fn analyse_loop(
             .unwrap_or_default()
     };
     let costs = |m: &Mapping| -> Vec<Cost> {
+        let warp = stride::Warp::new(&nest, m);
         nest.sites
             .iter()
-            .map(|s| stride::cost(&nest, s.offset.as_ref(), s.width, m, consts))
+            .map(|s| stride::cost(&nest, s.offset.as_ref(), s.width, m, &warp, consts))
             .collect()
     };
     let base = costs(&mapping);

@@ -64,14 +64,32 @@ type Point = BTreeMap<String, Poly>;
 /// Bit patterns tried for conditions that are the same for every thread.
 const MAX_UNIFORM: usize = 6;
 
+/// The threads of a mapping's first warp and the iteration point of each: the same for
+/// every access of the loop, so made once per mapping, not per access.
+pub struct Warp {
+    threads: u32,
+    points: Option<Vec<Point>>,
+}
+
+impl Warp {
+    pub fn new(nest: &Nest, map: &Mapping) -> Warp {
+        let threads = active_threads(nest, map);
+        Warp {
+            threads,
+            points: thread_points(nest, map, threads),
+        }
+    }
+}
+
 pub fn cost(
     nest: &Nest,
     value: Option<&Value>,
     width: Option<u64>,
     map: &Mapping,
+    warp: &Warp,
     consts: &Values,
 ) -> Cost {
-    let threads = active_threads(nest, map);
+    let threads = warp.threads;
     let w = width.unwrap_or(8) as i64;
     let ideal = requests::ideal(threads, w);
     let unknown = |stride| Cost {
@@ -87,11 +105,10 @@ pub fn cost(
         ));
     };
     let stride = stride(nest, value, map, consts);
-    let (Some(chunk), Some(points)) = (map.chunk, thread_points(nest, map, threads)) else {
+    let (Some(_), Some(points)) = (map.chunk, &warp.points) else {
         return unknown(stride);
     };
-    let _ = chunk;
-    let Some(per_assignment) = at_points(nest, value, &points, consts, false) else {
+    let Some(per_assignment) = at_points(nest, value, points, consts, false) else {
         return unknown(stride);
     };
     let mut worst: Option<(u32, u32, bool)> = None;
@@ -273,7 +290,7 @@ fn instantiate_at(nest: &Nest, p: &Poly, point: &Point, tag: usize, depth: usize
         // A term of atoms the point leaves alone stays (the common case: most of an
         // index is the same for every thread).
         if factors.iter().all(|a| {
-            !point.contains_key(a)
+            !point.contains_key(&**a)
                 && !matches!(
                     nest.kind(a),
                     Some(AtomKind::Varying | AtomKind::Div(..) | AtomKind::Rem(..))
@@ -284,7 +301,7 @@ fn instantiate_at(nest: &Nest, p: &Poly, point: &Point, tag: usize, depth: usize
         }
         let mut term = Poly::constant(c);
         for a in factors {
-            let by = match (point.get(a), nest.kind(a)) {
+            let by = match (point.get(&**a), nest.kind(a)) {
                 (Some(v), _) => v.clone(),
                 (None, Some(AtomKind::Varying)) => Poly::atom(&format!("{a}#{tag}")),
                 (None, Some(AtomKind::Div(n, k) | AtomKind::Rem(n, k))) if depth < 16 => {
@@ -293,15 +310,15 @@ fn instantiate_at(nest: &Nest, p: &Poly, point: &Point, tag: usize, depth: usize
                     match n2.as_const() {
                         Some(x) if div => Poly::constant(x.checked_div(*k).unwrap_or(0)),
                         Some(x) => Poly::constant(x.checked_rem(*k).unwrap_or(0)),
-                        None if &n2 == n => Poly::atom(a),
+                        None if &n2 == n => Poly::shared_atom(a),
                         None => Poly::atom(&format!("({n2}) {} {k}#", if div { "/" } else { "%" })),
                     }
                 }
-                _ => Poly::atom(a),
+                _ => Poly::shared_atom(a),
             };
             term = term.mul(&by);
         }
-        out = out.add(&term);
+        out.add_assign(&term);
     }
     out
 }

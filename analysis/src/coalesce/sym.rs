@@ -835,7 +835,7 @@ impl Interp<'_> {
             if lo.as_const().is_some_and(|c| c >= 0) && h.step > 0 && b.terms().count() == 1 {
                 if let Some((factors, 1)) = b.terms().next() {
                     if factors.len() == 1 {
-                        self.nest.positive.insert(factors[0].clone());
+                        self.nest.positive.insert(factors[0].to_string());
                     }
                 }
             }

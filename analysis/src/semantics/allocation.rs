@@ -322,7 +322,9 @@ pub use crate::ir::effect::EncodedPoly as Encoded;
 
 /// `p` as a summary carries it (`ExternalSummary::returns_bytes`).
 pub fn encode(p: &Poly) -> Encoded {
-    p.terms().map(|(m, c)| (m.to_vec(), c)).collect()
+    p.terms()
+        .map(|(m, c)| (m.iter().map(|a| a.to_string()).collect(), c))
+        .collect()
 }
 
 /// The polynomial [`encode`] wrote.
@@ -333,7 +335,7 @@ pub fn decode(e: &Encoded) -> Poly {
         for a in atoms {
             t = t.mul(&Poly::atom(a));
         }
-        out = out.add(&t);
+        out.add_assign(&t);
     }
     out
 }

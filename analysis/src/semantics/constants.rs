@@ -50,7 +50,7 @@ pub fn known_values(module: &Module, func: FuncId) -> Values {
 pub fn substitute(p: &Poly, values: &Values) -> Poly {
     if !p
         .terms()
-        .any(|(factors, _)| factors.iter().any(|a| values.contains_key(a)))
+        .any(|(factors, _)| factors.iter().any(|a| values.contains_key(&**a)))
     {
         return p.clone();
     }

@@ -13,7 +13,7 @@
 
 use super::bounds::{Bound, Extremum};
 use super::launch;
-use super::symbolic::{children, is_integer, Deps, ExprPolys, Poly};
+use super::symbolic::{children, is_integer, Atom, Deps, ExprPolys, Poly};
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::{Cfg, LoopId, Node, NodeKind};
 use crate::ir::{
@@ -1205,13 +1205,13 @@ impl<'a> Analysis<'a> {
         names: &[String],
         deps: &Deps,
     ) -> Option<Poly> {
-        let terms: Vec<(Vec<String>, i64)> = p.terms().map(|(k, c)| (k.to_vec(), c)).collect();
+        let terms: Vec<(Vec<Atom>, i64)> = p.terms().map(|(k, c)| (k.to_vec(), c)).collect();
         // Terms without such an element stay as written (factor order included).
         let mut out = p.clone();
         for (key, c) in terms {
             let mut varying = None;
             for a in &key {
-                let vars = deps.get(a).cloned();
+                let vars = deps.get(&**a).cloned();
                 if let Some((v, index, _)) = self.element_atom(a, vars.as_ref()) {
                     if index.contains_atom(name) && self.offsets.contains(&v) {
                         varying = Some((v, index));
@@ -1234,7 +1234,7 @@ impl<'a> Analysis<'a> {
             let atom = self.polys.register_atom(&text, vars);
             self.made_elements.insert(text, (v, q));
             self.monotone.insert(v);
-            out = out.add(&atom.scale(c));
+            out.add_assign(&atom.scale(c));
         }
         Some(out)
     }
@@ -1580,17 +1580,17 @@ impl<'a> Analysis<'a> {
         for (key, c) in idx.terms() {
             let (mut a, mut b) = (Poly::constant(c), Poly::constant(c));
             for atom in key {
-                let (x, y) = match ranges.get(atom.as_str()) {
+                let (x, y) = match ranges.get(&**atom) {
                     Some((lo, hi)) => (lo.clone(), hi.clone()),
-                    None => (Poly::atom(atom), Poly::atom(atom)),
+                    None => (Poly::shared_atom(atom), Poly::shared_atom(atom)),
                 };
                 a = a.mul(&x);
                 b = b.mul(&y);
             }
             // A negative coefficient turns the product of the high ends into the lowest value.
             let (min, max) = if c >= 0 { (a, b) } else { (b, a) };
-            low = low.add(&min);
-            high = high.add(&max);
+            low.add_assign(&min);
+            high.add_assign(&max);
         }
         // A loose low end may fall below the data (`i * j - i`): only a provably
         // non-negative one is a section.
@@ -2041,7 +2041,7 @@ impl<'a> Analysis<'a> {
                 } else {
                     rest.coefficient(&names[k - 1])
                 };
-                extent = extent.add(&below.mul(&last.sub(&first)));
+                extent.add_assign(&below.mul(&last.sub(&first)));
             }
             let (outer_v, outer_l) = chain[k];
             if !rest.coefficient(name).sub(&extent).is_zero()
@@ -2366,14 +2366,14 @@ impl<'a> Analysis<'a> {
 
     /// The array `A` when `d` is `A[x + 1] - A[x]`.
     fn neighbours(&mut self, d: &Poly, deps: &Deps) -> Option<VarId> {
-        let terms: Vec<(Vec<String>, i64)> = d.terms().map(|(k, c)| (k.to_vec(), c)).collect();
+        let terms: Vec<(Vec<Atom>, i64)> = d.terms().map(|(k, c)| (k.to_vec(), c)).collect();
         let ([(hi, 1), (lo, -1)] | [(lo, -1), (hi, 1)]) = terms.as_slice() else {
             return None;
         };
         let ([hi], [lo]) = (hi.as_slice(), lo.as_slice()) else {
             return None;
         };
-        let (hv, lv) = (deps.get(hi).cloned(), deps.get(lo).cloned());
+        let (hv, lv) = (deps.get(&**hi).cloned(), deps.get(&**lo).cloned());
         let (a, x, _) = self.element_atom(hi, hv.as_ref())?;
         let (b, y, _) = self.element_atom(lo, lv.as_ref())?;
         (a == b && x.sub(&y).as_const() == Some(1)).then_some(a)
@@ -2492,11 +2492,15 @@ fn extreme(
 ) -> Option<Bound> {
     let mut sign = 0;
     for (key, c) in p.terms() {
-        let k = key.iter().filter(|a| *a == v).count();
+        let k = key.iter().filter(|a| &***a == v).count();
         if k == 0 {
             continue;
         }
-        if k > 1 || key.iter().any(|a| a != v && ivs.contains(a)) {
+        if k > 1
+            || key
+                .iter()
+                .any(|a| &**a != v && ivs.iter().any(|i| **i == **a))
+        {
             return None;
         }
         let s = c.signum();

@@ -12,48 +12,72 @@ use crate::ir::{Callee, ExprId, ExprKind, Function, Module, TypeClass, TypeKind,
 use std::cmp::Ordering;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::Arc;
 
-/// A product of atoms. Compared, ordered and hashed by the sorted factors only.
+/// An atom's text. Shared: the monomials of a polynomial and the polynomials made from it
+/// hold the same texts, and copying one is a reference count, not an allocation (the
+/// coalescing analysis instantiates each index at every thread of a warp).
+pub type Atom = Arc<str>;
+
+/// A product of atoms. Compared, ordered and hashed by the sorted factors only; shared
+/// between the polynomials that hold it.
 #[derive(Clone, Debug)]
-struct Mono {
+struct Mono(Arc<MonoParts>);
+
+#[derive(Debug)]
+struct MonoParts {
     /// Sorted factors: the identity of the monomial.
-    key: Vec<String>,
+    key: Vec<Atom>,
     /// The same factors in the order they were written (for printing).
-    shown: Vec<String>,
+    shown: Vec<Atom>,
 }
 
 impl Mono {
     fn one() -> Mono {
-        Mono {
-            key: Vec::new(),
-            shown: Vec::new(),
-        }
+        static ONE: std::sync::OnceLock<Mono> = std::sync::OnceLock::new();
+        ONE.get_or_init(|| Mono::new(Vec::new(), Vec::new()))
+            .clone()
+    }
+    fn new(key: Vec<Atom>, shown: Vec<Atom>) -> Mono {
+        Mono(Arc::new(MonoParts { key, shown }))
     }
     fn atom(a: &str) -> Mono {
-        Mono {
-            key: vec![a.to_string()],
-            shown: vec![a.to_string()],
-        }
+        let a: Atom = a.into();
+        Mono::new(vec![a.clone()], vec![a])
+    }
+    fn key(&self) -> &[Atom] {
+        &self.0.key
+    }
+    fn shown(&self) -> &[Atom] {
+        &self.0.shown
     }
     fn times(&self, other: &Mono) -> Mono {
-        let mut key = self.key.clone();
-        key.extend(other.key.iter().cloned());
+        if other.key().is_empty() {
+            return self.clone();
+        }
+        if self.key().is_empty() {
+            return other.clone();
+        }
+        let mut key = Vec::with_capacity(self.key().len() + other.key().len());
+        key.extend(self.key().iter().cloned());
+        key.extend(other.key().iter().cloned());
         key.sort();
-        let mut shown = self.shown.clone();
-        shown.extend(other.shown.iter().cloned());
-        Mono { key, shown }
+        let mut shown = Vec::with_capacity(key.len());
+        shown.extend(self.shown().iter().cloned());
+        shown.extend(other.shown().iter().cloned());
+        Mono::new(key, shown)
     }
 }
 
 impl PartialEq for Mono {
     fn eq(&self, other: &Self) -> bool {
-        self.key == other.key
+        Arc::ptr_eq(&self.0, &other.0) || self.key() == other.key()
     }
 }
 impl Eq for Mono {}
 impl std::hash::Hash for Mono {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.key.hash(state)
+        self.key().hash(state)
     }
 }
 impl PartialOrd for Mono {
@@ -65,10 +89,10 @@ impl Ord for Mono {
     /// Higher degree first, then by factor text; the constant monomial sorts last.
     fn cmp(&self, other: &Self) -> Ordering {
         other
-            .key
+            .key()
             .len()
-            .cmp(&self.key.len())
-            .then_with(|| self.key.cmp(&other.key))
+            .cmp(&self.key().len())
+            .then_with(|| self.key().cmp(other.key()))
     }
 }
 
@@ -99,6 +123,14 @@ impl Poly {
         p
     }
 
+    /// The atom of a factor [`Self::terms`] gave (its text shared, not copied).
+    pub fn shared_atom(a: &Atom) -> Poly {
+        let mut p = Poly::zero();
+        p.terms
+            .insert(Mono::new(vec![a.clone()], vec![a.clone()]), 1);
+        p
+    }
+
     pub fn is_zero(&self) -> bool {
         self.terms.is_empty()
     }
@@ -109,7 +141,7 @@ impl Poly {
             0 => Some(0),
             1 => {
                 let (m, c) = self.terms.iter().next()?;
-                m.key.is_empty().then_some(*c)
+                m.key().is_empty().then_some(*c)
             }
             _ => None,
         }
@@ -118,11 +150,11 @@ impl Poly {
     /// `self - other` when that is a constant (`self.sub(other).as_const()`, without
     /// building the difference).
     pub fn const_diff(&self, other: &Poly) -> Option<i64> {
-        fn atoms(p: &Poly) -> impl Iterator<Item = (&Vec<String>, &i64)> + '_ {
+        fn atoms(p: &Poly) -> impl Iterator<Item = (&[Atom], &i64)> + '_ {
             p.terms
                 .iter()
-                .filter(|(m, _)| !m.key.is_empty())
-                .map(|(m, c)| (&m.key, c))
+                .filter(|(m, _)| !m.key().is_empty())
+                .map(|(m, c)| (m.key(), c))
         }
         // Both maps iterate in the same order, so equal atom terms line up.
         let same = atoms(self).eq(atoms(other));
@@ -134,11 +166,8 @@ impl Poly {
 
     /// Adds the term `c` times the product of `factors` (sorted, as [`Self::terms`] gives
     /// them), written in that order.
-    pub fn add_sorted_term(&mut self, factors: &[String], c: i64) {
-        let m = Mono {
-            key: factors.to_vec(),
-            shown: factors.to_vec(),
-        };
+    pub fn add_sorted_term(&mut self, factors: &[Atom], c: i64) {
+        let m = Mono::new(factors.to_vec(), factors.to_vec());
         self.add_term(m, c);
     }
 
@@ -148,27 +177,29 @@ impl Poly {
     }
 
     /// Terms as (sorted factors, coefficient), in printing order.
-    pub fn terms(&self) -> impl Iterator<Item = (&[String], i64)> + '_ {
-        self.terms.iter().map(|(m, c)| (m.key.as_slice(), *c))
+    pub fn terms(&self) -> impl Iterator<Item = (&[Atom], i64)> + '_ {
+        self.terms.iter().map(|(m, c)| (m.key(), *c))
     }
 
     /// Every atom used, sorted.
     pub fn atoms(&self) -> BTreeSet<&str> {
         self.terms
             .keys()
-            .flat_map(|m| m.key.iter().map(String::as_str))
+            .flat_map(|m| m.key().iter().map(|a| &**a))
             .collect()
     }
 
     pub fn contains_atom(&self, atom: &str) -> bool {
-        self.terms.keys().any(|m| m.key.iter().any(|a| a == atom))
+        self.terms
+            .keys()
+            .any(|m| m.key().iter().any(|a| &**a == atom))
     }
 
     /// Highest power of `atom` in any term.
     pub fn degree_in(&self, atom: &str) -> usize {
         self.terms
             .keys()
-            .map(|m| m.key.iter().filter(|a| *a == atom).count())
+            .map(|m| m.key().iter().filter(|a| &***a == atom).count())
             .max()
             .unwrap_or(0)
     }
@@ -198,10 +229,15 @@ impl Poly {
 
     pub fn add(&self, other: &Poly) -> Poly {
         let mut p = self.clone();
-        for (m, c) in &other.terms {
-            p.add_term(m.clone(), *c);
-        }
+        p.add_assign(other);
         p
+    }
+
+    /// `self += other`, without copying `self`.
+    pub fn add_assign(&mut self, other: &Poly) {
+        for (m, c) in &other.terms {
+            self.add_term(m.clone(), *c);
+        }
     }
 
     pub fn neg(&self) -> Poly {
@@ -256,20 +292,20 @@ impl Poly {
     pub fn subst(&self, atom: &str, by: &Poly) -> Poly {
         let mut p = Poly::zero();
         for (m, c) in &self.terms {
-            if !m.key.iter().any(|a| a == atom) {
+            if !m.key().iter().any(|a| &**a == atom) {
                 p.add_term(m.clone(), *c);
                 continue;
             }
             // Rebuilt factor by factor so the written order survives.
             let mut t = Poly::constant(*c);
-            for a in &m.shown {
-                t = if a == atom {
+            for a in m.shown() {
+                t = if &**a == atom {
                     t.mul(by)
                 } else {
-                    t.mul(&Poly::atom(a))
+                    t.mul(&Poly::shared_atom(a))
                 };
             }
-            p = p.add(&t);
+            p.add_assign(&t);
         }
         p
     }
@@ -318,10 +354,9 @@ impl Poly {
             Some(c) => c >= 0,
             None => {
                 self.terms.len() == 1
-                    && self
-                        .terms
-                        .iter()
-                        .all(|(m, c)| *c == 1 && m.key.len() == 1 && !top_level_ops(&m.key[0]).0)
+                    && self.terms.iter().all(|(m, c)| {
+                        *c == 1 && m.key().len() == 1 && !top_level_ops(&m.key()[0]).0
+                    })
             }
         };
         if simple {
@@ -457,7 +492,10 @@ impl fmt::Display for Poly {
         // `start[n] - start[0]`, not `-start[0] + start[n]`: a positive term leads.
         let mut order: Vec<(&Mono, &i64)> = self.terms.iter().collect();
         if *order[0].1 < 0 {
-            if let Some(k) = order.iter().position(|(m, c)| **c > 0 && !m.key.is_empty()) {
+            if let Some(k) = order
+                .iter()
+                .position(|(m, c)| **c > 0 && !m.key().is_empty())
+            {
                 let t = order.remove(k);
                 order.insert(0, t);
             }
@@ -471,22 +509,26 @@ impl fmt::Display for Poly {
                 (_, false) => f.write_str(" + ")?,
             }
             let abs = c.unsigned_abs();
-            if m.shown.is_empty() {
+            if m.shown().is_empty() {
                 write!(f, "{abs}")?;
                 continue;
             }
-            let factors = m.shown.len() + usize::from(abs != 1);
+            let factors = m.shown().len() + usize::from(abs != 1);
             let mut parts = Vec::with_capacity(factors);
             if abs != 1 {
                 parts.push(abs.to_string());
             }
-            for a in &m.shown {
+            for a in m.shown() {
                 let (any, only_mul) = top_level_ops(a);
                 // Alone: the only term, positive; an operator of lower precedence than `*`
                 // must be parenthesised otherwise.
                 let alone = single && !neg;
                 let wrap = any && (factors > 1 || (!only_mul && !alone));
-                parts.push(if wrap { format!("({a})") } else { a.clone() });
+                parts.push(if wrap {
+                    format!("({a})")
+                } else {
+                    a.to_string()
+                });
             }
             f.write_str(&parts.join(" * "))?;
         }

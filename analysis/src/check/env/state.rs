@@ -5,7 +5,7 @@
 use super::{CopyKey, Why};
 use crate::ir::{DirId, Span};
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::rc::Rc;
 
 /// May-valid / may-stale bits of one copy.
 pub const VALID: u8 = 1;
@@ -166,9 +166,11 @@ fn host_write_over_alloc(a: &Option<Why>, b: &Option<Why>, dev: u8) -> bool {
 /// One state per tracked object, indexed by the object's number. The objects' states are
 /// shared between copies until one is written: the fixed point copies a block's state for
 /// each block it visits, and a block changes few of its objects (on LULESH's `main`, copying
-/// every object's state was most of the analysis).
+/// every object's state was most of the analysis). `Rc`, not `Arc`: a state never leaves the
+/// thread interpreting its function, and the fixed point's copies were then mostly atomic
+/// reference counting.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct State(Vec<Arc<ObjState>>);
+pub struct State(Vec<Rc<ObjState>>);
 
 impl State {
     pub fn iter(&self) -> impl Iterator<Item = &ObjState> {
@@ -186,7 +188,7 @@ impl State {
 
 impl FromIterator<ObjState> for State {
     fn from_iter<I: IntoIterator<Item = ObjState>>(iter: I) -> State {
-        State(iter.into_iter().map(Arc::new).collect())
+        State(iter.into_iter().map(Rc::new).collect())
     }
 }
 
@@ -200,7 +202,7 @@ impl std::ops::Index<usize> for State {
 impl std::ops::IndexMut<usize> for State {
     /// The object's own copy of its state (made now if it is shared).
     fn index_mut(&mut self, i: usize) -> &mut ObjState {
-        Arc::make_mut(&mut self.0[i])
+        Rc::make_mut(&mut self.0[i])
     }
 }
 
@@ -209,10 +211,10 @@ impl std::ops::IndexMut<usize> for State {
 pub fn join_into(into: &mut State, from: &State) -> bool {
     let mut changed = false;
     for (a, b) in into.0.iter_mut().zip(&from.0) {
-        if Arc::ptr_eq(a, b) || a.covers(b) {
+        if Rc::ptr_eq(a, b) || a.covers(b) {
             continue;
         }
-        Arc::make_mut(a).join(b);
+        Rc::make_mut(a).join(b);
         changed = true;
     }
     changed
