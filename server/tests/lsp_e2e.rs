@@ -760,6 +760,30 @@ fn an_edit_after_a_pause_is_not_held_back() {
     assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
 }
 
+/// An edit while the server is idle (the version before it analysed, nothing running) starts
+/// at once whatever the debounce: there is no burst to gather. An editor waiting for each
+/// edit's diagnostics gets them as soon as they are computed.
+#[test]
+fn an_edit_when_idle_is_not_held_back() {
+    let mut lsp = Lsp::start();
+    lsp.initialize(json!({}), json!({"debounceMs": 3000}));
+    let (uri, text) = program("lost_scalar_bug.c");
+    lsp.open(&uri, "c", 1, &text);
+    assert_eq!(lsp.diagnostics(&uri, 1).len(), 1);
+    for v in 2..=4 {
+        lsp.change(&uri, v, json!([{"range": range(0, 0, 0, 0), "text": "\n"}]));
+        let sent = std::time::Instant::now();
+        let diags = lsp.diagnostics(&uri, v);
+        assert!(
+            sent.elapsed() < std::time::Duration::from_millis(3000),
+            "version {v} held back for the debounce: {:?}",
+            sent.elapsed()
+        );
+        assert_eq!(diags.len(), 1, "{diags:?}");
+    }
+    assert_eq!(lsp.shutdown_and_exit().code(), Some(0));
+}
+
 /// Exit right after an edit, while the file's preamble may still be being made in the
 /// background: status 0 (no abort from LLVM's static destructors under a libclang thread),
 /// and no preamble file left in the temporary directory.
@@ -811,17 +835,23 @@ fn pull_model_configuration() {
 #[test]
 fn requests_right_after_an_edit_answer_from_the_last_analysis() {
     let mut lsp = Lsp::start();
-    // A long debounce: the new version's analysis does not start before the requests come.
+    // A long debounce: the newest version's analysis does not start before the requests
+    // come (the burst's first edit starts at once, the server being idle; the second waits).
     lsp.initialize(Lsp::full_capabilities(), json!({"debounceMs": 5000}));
     let (uri, text) = program("lost_scalar_bug.c");
     lsp.open(&uri, "c", 1, &text);
     let diags = lsp.diagnostics(&uri, 1);
     let d = diags[0].clone();
-    // Insert a comment line at the top: everything moves down one line.
+    // Insert a comment line at the top, typed in two edits: everything moves down one line.
     lsp.change(
         &uri,
         2,
-        json!([{"range": {"start": pos(0, 0), "end": pos(0, 0)}, "text": "// edited\n"}]),
+        json!([{"range": {"start": pos(0, 0), "end": pos(0, 0)}, "text": "// edit\n"}]),
+    );
+    lsp.change(
+        &uri,
+        3,
+        json!([{"range": {"start": pos(0, 7), "end": pos(0, 7)}, "text": "ed"}]),
     );
     let (l, c) = find(&text, "#pragma omp target map");
     let started = std::time::Instant::now();
@@ -864,7 +894,7 @@ fn requests_right_after_an_edit_answer_from_the_last_analysis() {
         .find(|a| a["kind"] == "quickfix")
         .unwrap_or_else(|| panic!("no quick fix in {actions:?}"));
     let (edits, version) = edits_of(&fix["edit"], &uri);
-    assert_eq!(version, Some(2), "{fix}");
+    assert_eq!(version, Some(3), "{fix}");
     let current = format!("// edited\n{text}");
     let fixed = apply_edits(&current, &edits);
     assert!(
@@ -883,7 +913,7 @@ fn requests_right_after_an_edit_answer_from_the_last_analysis() {
         r.is_null() || !r.to_string().contains("From the analysis of version"),
         "{r}"
     );
-    // The new version's analysis ran (the requests started it) and answers unmarked.
+    // The newest version's analysis ran (the requests started it) and answers unmarked.
     let h = hover_text(&mut lsp, &uri, (l + 1, c));
     assert!(!h.contains("From the analysis of version"), "{h}");
 }

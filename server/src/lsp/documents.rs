@@ -28,9 +28,11 @@ pub struct Document {
 /// What became of a `didChange`.
 #[derive(Debug, PartialEq, Eq)]
 pub enum Change {
-    /// Applied; the text had not changed for `quiet_for` before it.
+    /// Applied; the text had not changed for `quiet_for` before it. `idle`: the version it
+    /// replaced had been analysed and no analysis was running (nothing of a burst pending).
     Applied {
         quiet_for: Duration,
+        idle: bool,
     },
     /// Not newer than the version we have: ignored.
     Stale {
@@ -72,12 +74,17 @@ impl Documents {
         if version <= doc.version {
             return Change::Stale { have: doc.version };
         }
+        let idle = doc.running.is_none()
+            && doc
+                .analysis
+                .as_ref()
+                .is_some_and(|a| a.version == doc.version);
         apply_changes(&mut doc.text, changes);
         doc.version = version;
         let now = Instant::now();
         let quiet_for = now.duration_since(doc.changed_at);
         doc.changed_at = now;
-        Change::Applied { quiet_for }
+        Change::Applied { quiet_for, idle }
     }
 
     /// Forgets the document and everything computed for it.

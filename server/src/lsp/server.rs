@@ -188,12 +188,13 @@ impl LanguageServer for Backend {
         let uri = params.text_document.uri;
         let version = params.text_document.version;
         match self.st.docs.change(&uri, version, params.content_changes) {
-            Change::Applied { quiet_for } => {
-                // The debounce gathers a burst of typing into one analysis. The first edit
-                // after a pause at least that long starts at once: nothing is coming to
-                // gather, and if more does, it cancels this analysis.
+            Change::Applied { quiet_for, idle } => {
+                // The debounce gathers a burst of typing into one analysis. An edit starts
+                // at once after a pause at least that long, or when the version before it
+                // was analysed and nothing runs (the server is idle: a burst has nothing
+                // pending to gather); if more edits come, they cancel this analysis.
                 let debounce = self.st.settings().debounce;
-                let delay = if quiet_for >= debounce {
+                let delay = if quiet_for >= debounce || idle {
                     Duration::ZERO
                 } else {
                     debounce

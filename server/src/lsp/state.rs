@@ -1,8 +1,9 @@
 //! The server's shared state and the analysis schedule.
 //!
 //! An edit schedules an analysis of the new version after the debounce delay (at once when the
-//! text had not changed for a debounce interval before it: the first keystroke after a pause
-//! is not held back); when the delay ends and a newer edit has arrived, this one does nothing
+//! text had not changed for a debounce interval before it, or when the version before it was
+//! analysed and nothing runs: the first keystroke after a pause, or of an idle server, is not
+//! held back); when the delay ends and a newer edit has arrived, this one does nothing
 //! (the newer one has its own). The
 //! analysis runs on a blocking thread (libclang is synchronous), at most one per core at a
 //! time (an analysis that supersedes a running one of the same document does not queue
