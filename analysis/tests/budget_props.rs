@@ -13,12 +13,12 @@ use omplens_analysis::check::check;
 use proptest::prelude::*;
 use std::time::Duration;
 
-/// Ticks allowed per byte of source: the programs here take about 4.
 /// Ticks per byte of program a linear analysis stays under. Exponential work (S3D's operator
-/// chains took 2^n) exceeds it by orders of magnitude; polynomial expansion capped at
-/// `MAX_TERMS` stays near it: a random 925-byte program with an eight-factor product index
-/// took 101 ticks per byte (89,588 of them simplifying that product, the same at the start
-/// of the session that raised this from 100 when CI drew that input).
+/// chains took 2^n) exceeds it by orders of magnitude. Products of sums in an index expand
+/// to at most `MAX_TERMS` terms, and the array-section analysis bounds only indices of a few
+/// dozen terms: before that limit a 997-byte program whose index was a product of eleven
+/// sums took 135 ticks per byte (132,786 of them bounding that index over a six-deep nest,
+/// three times); it takes 10 now, and the most over 600 random programs was 24.
 const WORK_PER_BYTE: u64 = 128;
 
 /// A sum of `terms` dependent operands with the given signs, or a product of sums in an

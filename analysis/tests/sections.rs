@@ -896,3 +896,33 @@ fn guards_from_else_branches_and_conditional_arms() {
     assert_eq!(section(&m, "f", "d_in").as_deref(), Some("0:nb * per"));
     assert_eq!(section(&m, "f", "d_out").as_deref(), Some("0:nb * per"));
 }
+
+/// An index that expands to more terms than any program's (a product of eight sums, 256
+/// terms) is not bounded, and the reason says why; the same index of seven sums (128 terms)
+/// still is.
+#[test]
+fn an_index_of_hundreds_of_terms_is_not_bounded() {
+    let product = |k: usize| {
+        (0..k)
+            .map(|q| format!("(i + n{q})"))
+            .collect::<Vec<_>>()
+            .join(" * ")
+    };
+    let m = c(&format!(
+        "void f(double *a, double *b, int n, int n0, int n1, int n2, int n3, int n4, int n5,\
+               int n6, int n7) {{\n\
+               #pragma omp target teams distribute parallel for\n\
+               for (int i = 0; i < n; i++) {{\n\
+                 a[{}] = 1;\n\
+                 b[{}] = 1;\n\
+               }}\n\
+               }}\n",
+        product(8),
+        product(7),
+    ));
+    assert_eq!(section(&m, "f", "a"), None);
+    let (_, line, why) = why_not(&m, "f", "a");
+    assert_eq!(line, 4);
+    assert!(why.contains("expands to 256 terms"), "{why}");
+    assert!(section(&m, "f", "b").is_some());
+}

@@ -694,6 +694,11 @@ const MAX_DEPTH: usize = 500;
 const MAX_DEFS_DEPTH: usize = 4;
 /// Combinations of definitions of one index.
 const MAX_CANDIDATES: usize = 16;
+/// Terms of an index whose extremes over its loops are worked out: bounding one costs its
+/// terms times the loops around it, on each of the three analyses that ask (coverage, the
+/// rules, the kernels' sections). A product of sums expanded to hundreds of terms is no index
+/// a program writes (the largest in the HeCBench and OMPDart sources has 40).
+const MAX_INDEX_TERMS: usize = 128;
 
 impl<'a> Analysis<'a> {
     fn new(scope: &'a Scope<'_>, var: VarId, named: bool, depth: usize) -> Analysis<'a> {
@@ -1352,6 +1357,16 @@ impl<'a> Analysis<'a> {
             .collect();
         if let Some(why) = self.culprit(idx, deps, &ivs) {
             return self.defeat(span, format!("in its index, {why}"));
+        }
+        let terms = idx.terms().count();
+        if terms > MAX_INDEX_TERMS {
+            return self.defeat(
+                span,
+                format!(
+                    "its index expands to {terms} terms (omplens bounds indices of at most \
+                     {MAX_INDEX_TERMS})"
+                ),
+            );
         }
         let (mut lo, mut hi) = (Bound::leaf(idx.clone()), Bound::leaf(idx.clone()));
         for (k, &(v, l)) in chain.iter().enumerate() {
