@@ -8,7 +8,11 @@ use crate::rewrite::{self, Anchor, Clause, Insertion, Side};
 use crate::text::TextEdit;
 
 pub fn anchor(module: &Module, func: FuncId, stmt: StmtId) -> Anchor {
-    let tree = StmtTree::new(module.function(func));
+    anchor_in(&StmtTree::new(module.function(func)), stmt)
+}
+
+/// [`anchor`] in a statement tree already made.
+pub fn anchor_in(tree: &StmtTree, stmt: StmtId) -> Anchor {
     Anchor {
         stmt: tree.span(stmt),
         in_compound: tree.in_compound(stmt),

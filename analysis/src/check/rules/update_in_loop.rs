@@ -25,6 +25,10 @@ pub(super) const RULE: Rule = Rule {
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     let mut seen = std::collections::BTreeSet::new();
+    // Per function, its statement tree: made once, not once per update (LULESH's `main`
+    // has dozens).
+    let mut trees: std::collections::HashMap<crate::ir::FuncId, crate::ir::stmt_tree::StmtTree> =
+        std::collections::HashMap::new();
     for c in &cx.facts.copies {
         let (CopyKind::Update, Some(l0)) = (c.kind, c.in_loop) else {
             continue;
@@ -83,7 +87,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         // host would get later results than the loop left it).
         let update = fixes::directive_stmt(cx.module, c.dir);
         let func = cx.module.function(c.func);
-        let tree = crate::ir::stmt_tree::StmtTree::new(func);
+        let tree = &*trees
+            .entry(c.func)
+            .or_insert_with(|| crate::ir::stmt_tree::StmtTree::new(func));
         let every_iteration = |l: LoopId| {
             let (Some((_, s)), Some(g)) = (update, cx.facts.cfgs[c.func].as_ref()) else {
                 return false;
@@ -188,7 +194,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         let mut edits = rewrite::render(
             cx.source,
             &[Insertion::Standalone {
-                anchor: fixes::anchor(cx.module, c.func, loop_stmt),
+                anchor: fixes::anchor_in(tree, loop_stmt),
                 side,
                 directive: "target update".into(),
                 clauses,
