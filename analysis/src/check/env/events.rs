@@ -205,19 +205,24 @@ impl Prepared {
             return p.clone();
         }
         let func = module.function(id);
+        let member_aliases = crate::semantics::effects::member_alias_sets(module, func);
         let items = module
             .directives
             .iter_enumerated()
             .filter(|(_, info)| info.function == Some(id))
             // (A clause naming a pointer into a member's data already names that member's
             // field object: `directive_items` maps it.)
-            .map(|(d, _)| (d, directive_items(module, d, source)))
+            .map(|(d, _)| {
+                let items =
+                    super::items::directive_items_with(module, d, source, Some(&member_aliases.0));
+                (d, items)
+            })
             .collect();
         let p = std::rc::Rc::new(Prep {
             cover: coverage(module, id, g),
             swaps: crate::semantics::effects::swap_groups(module, func),
             member_targets: crate::semantics::effects::member_targets(module, func),
-            member_aliases: crate::semantics::effects::member_alias_sets(module, func),
+            member_aliases,
             container_views: crate::semantics::effects::container_views(module, func),
             data_args: crate::semantics::effects::data_arguments(module, func),
             accessors: func

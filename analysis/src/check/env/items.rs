@@ -7,6 +7,7 @@ use crate::pragma::{Accessor, ClauseKind, Expr, ListItem, MapModifier, MapType};
 use crate::semantics::constants::Values;
 use crate::semantics::symbolic::pragma_poly;
 use crate::semantics::validity::Object;
+use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapItem {
@@ -74,6 +75,18 @@ fn object_of(module: &Module, target: &BindingTarget, item: &ListItem) -> Option
 }
 
 pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveItems {
+    directive_items_with(module, dir, source, None)
+}
+
+/// [`directive_items`] with the directive's function's member aliases
+/// (`effects::member_aliases`) when the caller has them: they are the costly part, and a
+/// function's are the same for each of its directives.
+pub fn directive_items_with(
+    module: &Module,
+    dir: DirId,
+    source: &str,
+    member_aliases: Option<&HashMap<crate::ir::VarId, String>>,
+) -> DirectiveItems {
     let info = module.directive(dir);
     let d = &info.directive;
     let mut out = DirectiveItems::default();
@@ -83,11 +96,19 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
         matches!(b.target, crate::ir::BindingTarget::Var(v)
             if module.var(v).ty.is_pointer() && module.var(v).storage == crate::ir::Storage::Local)
     });
-    let members = info
-        .function
-        .filter(|_| names_local_pointer)
-        .map(|f| crate::semantics::effects::member_aliases(module, module.function(f)))
-        .unwrap_or_default();
+    let computed;
+    let none = HashMap::new();
+    let members = match (
+        info.function.filter(|_| names_local_pointer),
+        member_aliases,
+    ) {
+        (None, _) => &none,
+        (Some(_), Some(m)) => m,
+        (Some(f), None) => {
+            computed = crate::semantics::effects::member_aliases(module, module.function(f));
+            &computed
+        }
+    };
     for (k, (clause, item)) in d.clause_items().enumerate() {
         let Some(binding) = info.bindings.get(k) else {
             continue;

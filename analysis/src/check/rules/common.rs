@@ -280,7 +280,7 @@ pub fn retype(
 /// Copies of `c`'s object whose usefulness the per-variable view cannot judge: a reduction
 /// or private copy of the same directive, or sections of it moved by updates elsewhere.
 pub fn partly_moved(cx: &Context, c: &crate::check::env::Copy) -> bool {
-    let items = crate::check::env::items::directive_items(cx.module, c.dir, cx.source);
+    let items = cx.items(c.dir);
     items.other.contains(&c.object)
         || cx.facts.copies.iter().any(|o| {
             o.func == c.func

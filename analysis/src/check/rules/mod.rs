@@ -194,6 +194,8 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         plan: OnceCell::new(),
         calls: OnceCell::new(),
         values: RefCell::new(HashMap::new()),
+        member_aliases: RefCell::new(HashMap::new()),
+        items: RefCell::new(HashMap::new()),
     };
     run_rules(&cx)
 }
@@ -207,9 +209,41 @@ pub struct Context<'a> {
     calls: OnceCell<HashMap<FuncId, Vec<(FuncId, ExprId)>>>,
     /// [`Self::known_values`] per function, once: several rules ask for each finding.
     values: RefCell<HashMap<FuncId, Rc<Values>>>,
+    /// Per function, its member aliases (`effects::member_aliases`), for [`Self::items`].
+    member_aliases: RefCell<HashMap<FuncId, Rc<HashMap<crate::ir::VarId, String>>>>,
+    /// [`Self::items`] per directive, once: rules ask per copy.
+    items: RefCell<HashMap<crate::ir::DirId, Rc<crate::check::env::items::DirectiveItems>>>,
 }
 
 impl Context<'_> {
+    /// The objects and sections of directive `d`'s clauses (`env::items::directive_items`),
+    /// made once per directive, with its function's member aliases made once per function.
+    pub fn items(&self, d: crate::ir::DirId) -> Rc<crate::check::env::items::DirectiveItems> {
+        if let Some(i) = self.items.borrow().get(&d) {
+            return i.clone();
+        }
+        let aliases = self.module.directive(d).function.map(|f| {
+            self.member_aliases
+                .borrow_mut()
+                .entry(f)
+                .or_insert_with(|| {
+                    Rc::new(crate::semantics::effects::member_aliases(
+                        self.module,
+                        self.module.function(f),
+                    ))
+                })
+                .clone()
+        });
+        let items = Rc::new(crate::check::env::items::directive_items_with(
+            self.module,
+            d,
+            self.source,
+            aliases.as_deref(),
+        ));
+        self.items.borrow_mut().insert(d, items.clone());
+        items
+    }
+
     /// Values known where `func` uses them (macros of the file, locals set once).
     pub fn known_values(&self, func: FuncId) -> Rc<Values> {
         self.values

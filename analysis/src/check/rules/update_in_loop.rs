@@ -3,7 +3,6 @@
 
 use super::common::{cost, finding, names_fixed_in_loop, trips, var_set_in, widest_loop};
 use super::Context;
-use crate::check::env::items::directive_items;
 use crate::check::env::{CopyKind, Object};
 use crate::check::{fixes, Finding, Related};
 use crate::ir::cfg::LoopId;
@@ -36,7 +35,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if !seen.insert(c.dir) {
             continue;
         }
-        let items = directive_items(cx.module, c.dir, cx.source);
+        let items = cx.items(c.dir);
         let writes = |l: LoopId, o| cx.facts.accesses_in_loop(c.func, l, o).any(|a| a.write);
         // A copy to the device inside the loop (`target update to`, a `map(to:)`) reads the
         // host copy too: the `from` feeds it.
