@@ -152,7 +152,7 @@ impl Resolver {
         {
             return Ok(db);
         }
-        let db = Arc::new(Database::load(path)?);
+        let db = Database::load_unchanged(path)?;
         if let Ok(mut m) = self.databases.lock() {
             m.insert(path.to_path_buf(), db.clone());
         }
@@ -200,6 +200,25 @@ fn defaults() -> CompileFlags {
 pub struct Database {
     pub path: PathBuf,
     entries: Vec<Entry>,
+    /// The response files its commands read (`@file`), for [`Database::load_unchanged`].
+    response_files: Vec<PathBuf>,
+}
+
+/// What a file was when it was read: size and modification time (None: unreadable).
+type Stamp = Option<(u64, std::time::SystemTime)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let m = std::fs::metadata(path).ok()?;
+    Some((m.len(), m.modified().ok()?))
+}
+
+/// Databases read by this process, by path, with the stamps of the files they were read
+/// from (the database and its response files).
+type Loaded = Mutex<HashMap<PathBuf, (Vec<Stamp>, Arc<Database>)>>;
+
+fn loaded() -> &'static Loaded {
+    static L: std::sync::OnceLock<Loaded> = std::sync::OnceLock::new();
+    L.get_or_init(Mutex::default)
 }
 
 #[derive(Debug)]
@@ -217,6 +236,37 @@ struct Entry {
 }
 
 impl Database {
+    /// [`Database::load`], or the database this process read from `path` before if neither
+    /// it nor a response file its commands read has changed since (size and modification
+    /// time): the language server asks for a file's flags on every edit, and a large
+    /// project's database is megabytes of JSON and a path lookup per entry. (Like clangd, a
+    /// listed file created after the read keeps its unresolved path until the database
+    /// changes.)
+    pub fn load_unchanged(path: &Path) -> Result<Arc<Database>, FlagsError> {
+        let stamps = |db: &Database| -> Vec<Stamp> {
+            std::iter::once(path)
+                .chain(db.response_files.iter().map(PathBuf::as_path))
+                .map(stamp)
+                .collect()
+        };
+        if let Some((then, db)) = loaded().lock().ok().and_then(|m| m.get(path).cloned()) {
+            if then.first().is_some_and(Option::is_some) && stamps(&db) == then {
+                return Ok(db);
+            }
+        }
+        // Stamped before reading: a change while it is read is seen at the next call.
+        let before = stamp(path);
+        let db = Arc::new(Database::load(path)?);
+        let mut now = stamps(&db);
+        if now.first() != Some(&before) {
+            now[0] = None;
+        }
+        if let Ok(mut m) = loaded().lock() {
+            m.insert(path.to_path_buf(), (now, db.clone()));
+        }
+        Ok(db)
+    }
+
     /// Reads `path`: a JSON array of `{directory, file, arguments | command}`; a relative
     /// `directory` is taken from the database's own directory.
     pub fn load(path: &Path) -> Result<Database, FlagsError> {
@@ -235,6 +285,7 @@ impl Database {
             .ok_or_else(|| invalid("expected a JSON array of entries".to_string()))?;
         let base = absolute(path.parent().unwrap_or(Path::new(".")));
         let mut entries = Vec::with_capacity(items.len());
+        let mut response_files = Vec::new();
         for e in items {
             let (Some(dir), Some(file)) = (
                 e.get("directory").and_then(|d| d.as_str()),
@@ -251,7 +302,7 @@ impl Database {
                 (_, Some(serde_json::Value::String(c))) => split_command(c),
                 _ => continue,
             };
-            let arguments = expand_response_files(&words, &directory, 0);
+            let arguments = expand_response_files(&words, &directory, 0, &mut response_files);
             let path = lexical(&directory.join(file));
             entries.push(Entry {
                 key: normalize(&path),
@@ -261,9 +312,12 @@ impl Database {
                 arguments,
             });
         }
+        response_files.sort();
+        response_files.dedup();
         Ok(Database {
             path: path.to_path_buf(),
             entries,
+            response_files,
         })
     }
 
@@ -309,18 +363,30 @@ impl Database {
 }
 
 /// `@file` arguments replaced by the words of the file (relative to the command's
-/// directory), recursively; an unreadable one is kept as it is.
-fn expand_response_files(words: &[String], dir: &Path, depth: usize) -> Vec<String> {
+/// directory), recursively; an unreadable one is kept as it is. Every file tried is added to
+/// `read` (an unreadable one too: it may appear).
+fn expand_response_files(
+    words: &[String],
+    dir: &Path,
+    depth: usize,
+    read: &mut Vec<PathBuf>,
+) -> Vec<String> {
     let mut out = Vec::with_capacity(words.len());
     for w in words {
         let Some(name) = w.strip_prefix('@').filter(|n| !n.is_empty()) else {
             out.push(w.clone());
             continue;
         };
-        match std::fs::read_to_string(dir.join(name)) {
-            Ok(text) if depth < RESPONSE_FILE_DEPTH => {
-                out.extend(expand_response_files(&split_command(&text), dir, depth + 1))
-            }
+        let file = dir.join(name);
+        let text = std::fs::read_to_string(&file);
+        read.push(file);
+        match text {
+            Ok(text) if depth < RESPONSE_FILE_DEPTH => out.extend(expand_response_files(
+                &split_command(&text),
+                dir,
+                depth + 1,
+                read,
+            )),
             _ => out.push(w.clone()),
         }
     }

@@ -281,3 +281,39 @@ fn no_database_keeps_the_defaults() {
     );
     assert_eq!(f.origin, FlagsOrigin::Defaults);
 }
+
+/// A database read before is reused while neither it nor its response files changed; a
+/// change to either (size or time) is read again.
+#[test]
+fn a_database_is_read_again_only_when_it_or_a_response_file_changes() {
+    let dir = tempfile::tempdir().unwrap();
+    let db_path = dir.path().join("compile_commands.json");
+    let entry = |extra: &str| {
+        format!(
+            r#"[{{"directory": "{d}", "arguments": ["clang", "@more.rsp", {extra}"-c", "a.c"], "file": "a.c"}}]"#,
+            d = dir.path().display()
+        )
+    };
+    std::fs::write(dir.path().join("a.c"), "int x;\n").unwrap();
+    std::fs::write(dir.path().join("more.rsp"), "-DONE=1\n").unwrap();
+    std::fs::write(&db_path, entry("")).unwrap();
+    let args = |db: &Database| db.flags_for(&dir.path().join("a.c")).unwrap().args;
+    let first = Database::load_unchanged(&db_path).unwrap();
+    let again = Database::load_unchanged(&db_path).unwrap();
+    assert!(Arc::ptr_eq(&first, &again), "read twice while unchanged");
+    assert!(args(&again).contains(&"-DONE=1".to_string()));
+    // The database changes (another size): read again.
+    std::fs::write(&db_path, entry(r#""-DTWO=2", "#)).unwrap();
+    let changed = Database::load_unchanged(&db_path).unwrap();
+    assert!(!Arc::ptr_eq(&first, &changed));
+    assert!(args(&changed).contains(&"-DTWO=2".to_string()));
+    // A response file changes: read again.
+    std::fs::write(dir.path().join("more.rsp"), "-DONE=1 -DTHREE=3\n").unwrap();
+    let rsp = Database::load_unchanged(&db_path).unwrap();
+    assert!(!Arc::ptr_eq(&changed, &rsp));
+    assert!(args(&rsp).contains(&"-DTHREE=3".to_string()));
+    assert!(Arc::ptr_eq(
+        &rsp,
+        &Database::load_unchanged(&db_path).unwrap()
+    ));
+}
