@@ -7,7 +7,7 @@
 //! f.c:5:3: note: written on the device here
 //!     5 |   a[0] = 1.0;
 //!       |   ^~~~
-//!   = fix available: map `a` tofrom
+//!   = suggested fix: map `a` tofrom (`--fix` writes it only if the fixed file passes a re-check)
 //!   = moves 64 B each time, x100
 //! ```
 
@@ -101,8 +101,14 @@ fn write_finding(
         let width = width.max(p.line.to_string().len());
         write_snippet(out, lines, span, width, style)?;
     }
+    // Not "available": `--fix` writes a fix only when the re-analysis of the fixed file
+    // accepts it (the gate), which this listing has not run.
     for fix in &f.fixes {
-        writeln!(out, "  = fix available: {}", fix.title)?;
+        writeln!(
+            out,
+            "  = suggested fix: {} (`--fix` writes it only if the fixed file passes a re-check)",
+            fix.title
+        )?;
     }
     if let Some(cost) = cost(f) {
         writeln!(out, "  = {cost}")?;
@@ -207,7 +213,7 @@ dir/f.c:3:5: error: stale [OMP101]
 dir/f.c:2:2: note: written here
     2 | \ta[0] = 1;
       | \t^~~~
-  = fix available: map tofrom
+  = suggested fix: map tofrom (`--fix` writes it only if the fixed file passes a re-check)
   = moves 64 B each time, x10 (estimated)
 ";
         assert_eq!(String::from_utf8(out).unwrap(), expected);
