@@ -105,7 +105,8 @@ pub fn cost(
         ));
     };
     let stride = stride(nest, value, map, consts);
-    let (Some(_), Some(points)) = (map.chunk, &warp.points) else {
+    // (No points without a chunk: `thread_points`.)
+    let Some(points) = &warp.points else {
         return unknown(stride);
     };
     let Some(per_assignment) = at_points(nest, value, points, consts, false) else {
