@@ -425,6 +425,19 @@ fn replaced_as(name: &str, options: &[&str], text: &str) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
+/// A function omplens does not analyse (here a loop made with a backward `goto`) gets
+/// nothing synthesized, so `--replace` must keep the programmer's constructs in it: it took
+/// them out and wrote the program with its kernels unmapped (HeCBench's sort, whose `main`
+/// includes kernel bodies with `#include`).
+#[test]
+fn replace_keeps_the_constructs_of_a_function_it_does_not_analyse() {
+    let stdout = replaced("#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  int n = 1000, pass = 0;\n  double *a = malloc(n * sizeof(double));\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n#pragma omp target data map(tofrom: a[0:n])\n  {\n  again:\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < n; i++)\n      a[i] = 2.0 * a[i];\n    if (++pass < 3)\n      goto again;\n  }\n  printf(\"%.1f\\n\", a[7]);\n  free(a);\n  return 0;\n}\n");
+    assert!(
+        stdout.contains("#pragma omp target data map(tofrom: a[0:n])"),
+        "the region of the function omplens does not analyse stays: {stdout}"
+    );
+}
+
 /// A compiler builtin in a kernel (`__builtin_popcountl(data[i])`) is a library function, and
 /// an element's value passed to a call gives it no way to the array: `--replace` takes the
 /// programmer's region out and writes its own (HeCBench's popcount kept the expert's region,

@@ -157,7 +157,12 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
     }
     for (id, d) in module.directives.iter_enumerated() {
         let dir = &d.directive;
-        if kept_dirs.contains(&id) || d.origin.is_some() {
+        // A directive of a header, of a function omplens does not analyse (nothing would be
+        // synthesized in its place), or attached to no function it lowered stays.
+        let analysed = d
+            .function
+            .is_some_and(|f| module.function(f).not_analysed.is_none());
+        if kept_dirs.contains(&id) || d.origin.is_some() || !analysed {
             continue;
         }
         let (start, end) = (dir.span.start as usize, dir.span.end as usize);
