@@ -438,6 +438,37 @@ fn replace_keeps_the_constructs_of_a_function_it_does_not_analyse() {
     );
 }
 
+/// A function whose body includes a header's statements (`#include "step.h"` inside the
+/// kernel's loop, as HeCBench's s3d writes its kernels) is analysed, but nothing in it is
+/// rewritten: `fix --replace` keeps its region and says why.
+#[test]
+fn replace_keeps_a_function_that_includes_statements_and_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("step.h"),
+        "const double old = a[i];\na[i] = 2.0 * old;\n",
+    )
+    .unwrap();
+    let program = dir.path().join("main.c");
+    std::fs::write(
+        &program,
+        "#include <stdio.h>\n#include <stdlib.h>\nint main(void) {\n  int n = 1000;\n  double *a = malloc(n * sizeof(double));\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n#pragma omp target data map(tofrom: a[0:n])\n  {\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < n; i++) {\n#include \"step.h\"\n    }\n  }\n  printf(\"%.1f\\n\", a[7]);\n  free(a);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let o = fix(&["--replace", "-o", "-", program.to_str().unwrap()]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{stderr}");
+    assert!(
+        stdout.contains("#pragma omp target data map(tofrom: a[0:n])"),
+        "the region stays: {stdout}"
+    );
+    assert!(
+        stderr.contains("`main` is not rewritten: its body includes statements of `step.h`"),
+        "{stderr}"
+    );
+}
+
 /// A compiler builtin in a kernel (`__builtin_popcountl(data[i])`) is a library function, and
 /// an element's value passed to a call gives it no way to the array: `--replace` takes the
 /// programmer's region out and writes its own (HeCBench's popcount kept the expert's region,

@@ -34,8 +34,8 @@ pub fn independent(
         return Err(format!("more than {MAX_SITES} accesses: not tested"));
     }
     let text = |s: &Site| {
-        source
-            .get(s.span.start as usize..s.span.end as usize)
+        module
+            .text(source, s.span)
             .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default()
     };

@@ -182,8 +182,8 @@ fn analyse_loop(
         chunk,
     };
     let text = |s: Span| {
-        source
-            .get(s.start as usize..s.end as usize)
+        module
+            .text(source, s)
             .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default()
     };

@@ -274,8 +274,8 @@ const MAX_DEPTH: usize = 200;
 
 impl Interp<'_> {
     fn text(&self, span: Span) -> String {
-        self.source
-            .get(span.start as usize..span.end as usize)
+        self.module
+            .text(self.source, span)
             .map(|t| t.split_whitespace().collect::<Vec<_>>().join(" "))
             .unwrap_or_default()
     }

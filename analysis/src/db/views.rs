@@ -81,13 +81,16 @@ pub fn file_view(db: &dyn Db, file: SourceFile) -> FileView {
     combine_views(&piece_views(db, file))
 }
 
-/// The module holds function bodies lowered from the project's headers: such a file is
+/// The module holds code lowered from the project's headers: such a file is
 /// analysed whole (its findings, facts, view and plan), not in pieces.
 pub fn checked_whole(module: &Module) -> bool {
-    module
-        .functions
-        .iter()
-        .any(|f| f.has_body && !f.in_main_file)
+    // (A band is made only for header code that is lowered: bodies of the headers', or their
+    // statements a function body includes.)
+    !module.headers.is_empty()
+        || module
+            .functions
+            .iter()
+            .any(|f| f.has_body && !f.in_main_file)
 }
 
 /// Every piece's plan with the piece, as [`piece_views`].

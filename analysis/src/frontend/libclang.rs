@@ -710,6 +710,24 @@ impl<'tu> Cursor<'tu> {
         }
     }
 
+    /// The file where the cursor's code is expanded, with the byte offsets of both ends of
+    /// its extent there, if both are in that one file, and whether it is a system header.
+    pub fn expansion_extent(self) -> Option<(FileHandle<'tu>, String, u32, u32, bool)> {
+        // SAFETY: see `is_null`; ranges and locations are plain values; the file name string
+        // is taken by `take_string`; the file belongs to the unit the cursor borrows.
+        unsafe {
+            let r = clang_getCursorExtent(self.raw);
+            let (f1, s) = expansion(clang_getRangeStart(r));
+            let (f2, e) = expansion(clang_getRangeEnd(r));
+            if f1.is_null() || f2.is_null() || clang_File_isEqual(f1, f2) == 0 {
+                return None;
+            }
+            let system = clang_Location_isInSystemHeader(clang_getRangeStart(r)) != 0;
+            let name = take_string(clang_getFileName(f1));
+            Some((FileHandle(f1, PhantomData), name, s, e.max(s), system))
+        }
+    }
+
     /// Whether the cursor's location is in a system header (`-isystem`, the C and C++
     /// libraries).
     pub fn in_system_header(self) -> bool {

@@ -74,9 +74,37 @@ struct Bodies {
     stmts: IndexVec<StmtId, Stmt>,
     exprs: IndexVec<ExprId, Expr>,
     not_analysed: Option<String>,
-    /// The body includes statements of another file.
+    /// The body includes statements of another file that could not be lowered.
     included: bool,
     labels_seen: Vec<String>,
+    /// Per project header whose statements the body includes (`#include "step.h"` inside
+    /// the function): the directives of its inclusion being lowered.
+    inclusions: HashMap<String, Inclusion>,
+    /// Those headers, in the order the body first includes them.
+    included_files: Vec<String>,
+}
+
+/// The directives of a header's statements that a function body includes, waiting to be
+/// attached as the body's walk reaches them (like the main file's `pragmas`).
+struct Inclusion {
+    pending: Vec<PendingPragma>,
+    next: usize,
+    /// Where in the header the last statement lowered from it starts: a statement before it
+    /// is a new inclusion of the same header.
+    last_start: u32,
+}
+
+/// What lowering an included header's statements replaced, restored after them.
+struct Outer<'a> {
+    header: Option<HeaderBody<'a>>,
+    pragmas: Vec<PendingPragma>,
+    next_pragma: usize,
+    path: String,
+    /// The statement's end in the header.
+    end: u32,
+    /// The `#include` line in the text outside: where it starts, just past its end.
+    include: (u32, u32),
+    diagnostics: usize,
 }
 
 pub(super) struct Lowerer<'a> {
@@ -91,6 +119,9 @@ pub(super) struct Lowerer<'a> {
     bodies: Bodies,
     /// Span of the statement being lowered, for sub-cursors whose extent is unusable.
     last_span: Span,
+    /// Where the last statement lowered in a sequence of the text being lowered ends (the
+    /// block's `{` before its first): an `#include` of statements comes after it.
+    seq_end: u32,
     /// Names declared in the enclosing blocks of the function being lowered, innermost
     /// last: what a name in a clause refers to.
     scopes: Vec<Vec<(String, VarId)>>,
@@ -183,6 +214,7 @@ impl<'a> Lowerer<'a> {
             cur_func: None,
             bodies: Bodies::default(),
             last_span: Span::default(),
+            seq_end: 0,
             scopes: Vec::new(),
             owned: Vec::new(),
             jump_targets: Vec::new(),
@@ -493,6 +525,7 @@ impl<'a> Lowerer<'a> {
             not_analysed: None,
             offloads_unseen: false,
             origin: None,
+            included_headers: Vec::new(),
             maps_own_data: false,
             header_kernels: false,
             member_stores: Vec::new(),
@@ -626,6 +659,7 @@ impl<'a> Lowerer<'a> {
         f.stmts = bodies.stmts;
         f.exprs = bodies.exprs;
         f.not_analysed = bodies.not_analysed;
+        f.included_headers = bodies.included_files;
         f.origin = origin;
         if let (Some(why), true) = (&f.not_analysed, bodies.included) {
             let message = format!("`{}` is not analysed: {why}", f.name);
@@ -699,6 +733,42 @@ impl<'a> Lowerer<'a> {
             .clone()
     }
 
+    /// The band of project header `path` (its text `whole`), made on first use: None when
+    /// the header is too long for a band or there are no bands left.
+    fn band_of(&mut self, path: &str, whole: &HeaderFile) -> Option<u32> {
+        if whole.src.text.len() >= crate::ir::header_band::WIDTH as usize {
+            return None;
+        }
+        let tu = self.tu?;
+        let band = match self.header_bands.get(path) {
+            Some(&band) => band,
+            None => {
+                let band = self.header_bands.len() as u32;
+                crate::ir::header_band::base(band)?;
+                // The main file's own `#include` of it, read from the text; libclang's
+                // inclusion stacks (slow after a preamble: every file of it is visited) only
+                // for a header included through another.
+                let included_at = include_directive_of(&self.src.text, path).or_else(|| {
+                    self.include_sites
+                        .get_or_insert_with(|| tu.include_sites())
+                        .get(path)
+                        .copied()
+                });
+                self.header_bands.insert(path.to_string(), band);
+                self.module
+                    .headers
+                    .push(std::sync::Arc::new(crate::ir::HeaderSource {
+                        path: path.to_string(),
+                        text: whole.src.text.to_string(),
+                        lines: crate::text::LineIndex::new(&whole.src.text),
+                        included_at,
+                    }));
+                band
+            }
+        };
+        Some(band)
+    }
+
     /// For a header function `c` whose body holds OpenMP pragmas: its header's path, the
     /// header's band, and the directives of the body (registered, in source order), if every
     /// pragma there parses and the header has a band.
@@ -715,45 +785,32 @@ impl<'a> Lowerer<'a> {
             return None;
         }
         let whole = self.header_file(&path)?;
-        if whole.src.text.len() >= crate::ir::header_band::WIDTH as usize {
-            return None;
-        }
-        let tu = self.tu?;
-        let band = match self.header_bands.get(&path) {
-            Some(&band) => band,
-            None => {
-                let band = self.header_bands.len() as u32;
-                crate::ir::header_band::base(band)?;
-                // The main file's own `#include` of it, read from the text; libclang's
-                // inclusion stacks (slow after a preamble: every file of it is visited) only
-                // for a header included through another.
-                let included_at = include_directive_of(&self.src.text, &path).or_else(|| {
-                    self.include_sites
-                        .get_or_insert_with(|| tu.include_sites())
-                        .get(&path)
-                        .copied()
-                });
-                self.header_bands.insert(path.clone(), band);
-                self.module
-                    .headers
-                    .push(std::sync::Arc::new(crate::ir::HeaderSource {
-                        path: path.clone(),
-                        text: whole.src.text.to_string(),
-                        lines: crate::text::LineIndex::new(&whole.src.text),
-                        included_at,
-                    }));
-                band
-            }
-        };
+        let band = self.band_of(&path, &whole)?;
         let base = crate::ir::header_band::base(band)?;
+        let pending = self.register_header_pragmas(&path, &text, start, base)?;
+        let _ = end;
+        let src = whole.src.clone();
+        Some((path, (HeaderBody { file, base, src }, pending)))
+    }
+
+    /// Registers the directives of the pragmas of `text` (the part of header `path` that
+    /// starts at byte `start`) outside the ranges the preprocessor skipped, positioned in the
+    /// band at `base`, in source order; None (and nothing registered) if one does not parse.
+    fn register_header_pragmas(
+        &mut self,
+        path: &str,
+        text: &str,
+        start: u32,
+        base: u32,
+    ) -> Option<Vec<PendingPragma>> {
+        let tu = self.tu?;
         let skipped = self
             .header_skipped
-            .entry(path.clone())
-            .or_insert_with(|| std::rc::Rc::new(lc::skipped_ranges(tu, &path)))
+            .entry(path.to_string())
+            .or_insert_with(|| std::rc::Rc::new(lc::skipped_ranges(tu, path)))
             .clone();
-        let mut pending = Vec::new();
         let mut infos = Vec::new();
-        for raw in crate::pragma::scan_pragmas(&text) {
+        for raw in crate::pragma::scan_pragmas(text) {
             let at = start + raw.span.start;
             if skipped.iter().any(|&(s, e)| at >= s && at < e) {
                 continue;
@@ -766,19 +823,18 @@ impl<'a> Lowerer<'a> {
             let directive = parsed.directive.filter(|_| ok)?;
             infos.push((base + at, directive));
         }
+        let mut pending = Vec::new();
         for (offset, directive) in infos {
             let dir = self.module.directives.push(DirectiveInfo {
                 directive,
                 function: None,
                 governs: None,
                 bindings: Vec::new(),
-                origin: Some(path.clone()),
+                origin: Some(path.to_string()),
             });
             pending.push(PendingPragma { offset, dir });
         }
-        let _ = end;
-        let src = whole.src.clone();
-        Some((path, (HeaderBody { file, base, src }, pending)))
+        Some(pending)
     }
 
     /// The text of declaration `c` in its own file (a project header), read once per file.
@@ -988,8 +1044,156 @@ impl<'a> Lowerer<'a> {
     /// standalone directives come first (as statements of their own), directives with an
     /// associated statement wrap it, outermost first. Returns one or more statements.
     fn stmt_in_sequence(&mut self, c: Cursor<'a>, depth: usize, out: &mut Vec<StmtId>) {
+        self.stmt_in_sequence_before(c, None, depth, out)
+    }
+
+    /// [`Self::stmt_in_sequence`] for `c` followed by sibling `next`. A statement written in a
+    /// project header (`#include "step.h"` inside the body) is lowered in that header's text
+    /// with its directives, as the compiler reads it.
+    fn stmt_in_sequence_before(
+        &mut self,
+        c: Cursor<'a>,
+        next: Option<Cursor<'a>>,
+        depth: usize,
+        out: &mut Vec<StmtId>,
+    ) {
+        match self.enter_included(c) {
+            Some((outer, carried)) => {
+                self.stmt_here(c, carried, depth, out);
+                let ends_run = next.is_none_or(|n| {
+                    !n.expansion_extent()
+                        .is_some_and(|(_, path, s, _, _)| path == outer.path && s >= outer.end)
+                });
+                self.leave_included(outer, ends_run, out);
+            }
+            None => self.stmt_here(c, Vec::new(), depth, out),
+        }
+    }
+
+    /// For a statement `c` of the function being lowered that is written in another file
+    /// than the text being lowered (a project header included inside the body): switches to
+    /// that header's text and directives. None when it is not such a statement, or when the
+    /// header cannot be lowered so (then [`Self::stmt`] marks the function not analysed).
+    /// With it, the directives of the text outside written before the `#include` line (a
+    /// `target update` just before it, a `parallel for` whose loop is in the header).
+    fn enter_included(&mut self, c: Cursor<'a>) -> Option<(Outer<'a>, Vec<DirId>)> {
+        if self.foreign
+            || self.cur_func.is_none()
+            || self.bodies.not_analysed.is_some()
+            || self.extent(c).is_some()
+        {
+            return None;
+        }
+        let (file, path, start, end, system) = c.expansion_extent()?;
+        if system {
+            return None;
+        }
+        let whole = self.header_file(&path)?;
+        // Directives written as `_Pragma` are not scanned: such a header is not lowered.
+        if whole.src.text.contains("_Pragma") || self.header_operator_pragma(&whole.src.text) {
+            return None;
+        }
+        // The `#include` line outside, after the statement lowered last there.
+        let include = {
+            let (outer, outer_base) = self.source();
+            let from = self.seq_end.saturating_sub(outer_base);
+            let (s, e) = include_directive_after(&outer.text, from, &path)?;
+            (outer_base + s, outer_base + e)
+        };
+        let band = self.band_of(&path, &whole)?;
+        let base = crate::ir::header_band::base(band)?;
+        let again = self
+            .bodies
+            .inclusions
+            .get(&path)
+            .is_some_and(|i| i.last_start <= start);
+        if !again {
+            // The pragmas of the inclusion: from the lines with no code just above its first
+            // statement on (the header's declarations before it have their own).
+            let floor = no_code_before(&whole.src.text, start as usize);
+            let text = whole.src.text.get(floor..)?;
+            let pending = self.register_header_pragmas(&path, text, floor as u32, base)?;
+            let inclusion = Inclusion {
+                pending,
+                next: 0,
+                last_start: start,
+            };
+            self.bodies.inclusions.insert(path.clone(), inclusion);
+            if !self.bodies.included_files.contains(&path) {
+                self.bodies.included_files.push(path.clone());
+            }
+        }
+        let carried = self.take_pragmas(include.0);
+        let inclusion = self.bodies.inclusions.get_mut(&path)?;
+        inclusion.last_start = start;
+        let pending = std::mem::take(&mut inclusion.pending);
+        let next = inclusion.next;
+        let body = HeaderBody {
+            file,
+            base,
+            src: whole.src.clone(),
+        };
+        let outer = Outer {
+            header: self.header.replace(body),
+            pragmas: std::mem::replace(&mut self.pragmas, pending),
+            next_pragma: std::mem::replace(&mut self.next_pragma, next),
+            path,
+            end,
+            include,
+            diagnostics: self.module.diagnostics.len(),
+        };
+        Some((outer, carried))
+    }
+
+    /// Ends lowering an included header's statement (see [`Self::enter_included`]). At the
+    /// end of a run of its statements (`ends_run`) the directives after the last one, up to
+    /// the header's next code, are placed as at the end of a block. What the header's
+    /// directives say of themselves is not this file's to report; an error makes the
+    /// function not analysed.
+    fn leave_included(&mut self, outer: Outer<'a>, ends_run: bool, out: &mut Vec<StmtId>) {
+        if ends_run {
+            if let Some(h) = &self.header {
+                let bound = no_code_after(&h.src.text, outer.end as usize) as u32;
+                let end = h.base + bound;
+                self.trailing_pragmas(end, out);
+            }
+        }
+        let said = self.module.diagnostics.split_off(outer.diagnostics);
+        if said.iter().any(|d| d.severity == Severity::Error) && self.bodies.not_analysed.is_none()
+        {
+            self.bodies.included = true;
+            self.bodies.not_analysed = Some(format!(
+                "its OpenMP directives in `{}` are not well formed",
+                crate::ir::file_name(&outer.path)
+            ));
+        }
+        self.header = outer.header;
+        // The next statement outside is after the `#include` line (or on it, for the next
+        // statement of the same inclusion).
+        self.seq_end = if ends_run {
+            outer.include.1
+        } else {
+            outer.include.0
+        };
+        let pending = std::mem::replace(&mut self.pragmas, outer.pragmas);
+        let next = std::mem::replace(&mut self.next_pragma, outer.next_pragma);
+        if let Some(inclusion) = self.bodies.inclusions.get_mut(&outer.path) {
+            inclusion.pending = pending;
+            inclusion.next = next;
+        }
+    }
+
+    /// [`Self::stmt_in_sequence`] in the text being lowered, after directives `carried`.
+    fn stmt_here(
+        &mut self,
+        c: Cursor<'a>,
+        carried: Vec<DirId>,
+        depth: usize,
+        out: &mut Vec<StmtId>,
+    ) {
         let start = self.span(c).start;
-        let pending = self.take_pragmas(start);
+        let mut pending = carried;
+        pending.extend(self.take_pragmas(start));
         let mut wrapping = Vec::new();
         for dir in pending {
             if self.module.directives[dir]
@@ -1013,6 +1217,7 @@ impl<'a> Lowerer<'a> {
         for dir in wrapping.into_iter().rev() {
             s = self.directive_stmt(dir, Some(s));
         }
+        self.seq_end = self.bodies.stmts[s].span.end;
         out.push(s);
     }
 
@@ -1121,16 +1326,18 @@ impl<'a> Lowerer<'a> {
     }
 
     fn stmt(&mut self, c: Cursor<'a>, depth: usize) -> StmtId {
-        // Statements of another file (`#include "kernel.h"` inside a function body): their
-        // pragmas and positions are not this file's, so the function is not analysed.
-        if c.extent().is_none()
-            && !self.foreign
+        // Statements of another file (`#include "kernel.h"` inside a function body) that
+        // `stmt_in_sequence` could not lower in their own text (a system header, a header
+        // with `_Pragma` or too long for a band, a statement in a single-statement position):
+        // their pragmas and positions are not this file's, so the function is not analysed.
+        if !self.foreign
             && self.cur_func.is_some()
             && self.bodies.not_analysed.is_none()
+            && self.extent(c).is_none()
         {
             self.bodies.included = true;
             self.bodies.not_analysed = Some(
-                "its body includes statements from another file (an `#include` inside the function), which omplens does not analyse"
+                "its body includes statements from another file (an `#include` inside the function) that omplens cannot read with their directives"
                     .to_string(),
             );
         }
@@ -1173,8 +1380,9 @@ impl<'a> Lowerer<'a> {
             CXCursor_CompoundStmt => {
                 let mut list = Vec::new();
                 self.owned.push(Vec::new());
-                for k in ch {
-                    self.stmt_in_sequence(k, d, &mut list);
+                self.seq_end = span.start;
+                for (i, &k) in ch.iter().enumerate() {
+                    self.stmt_in_sequence_before(k, ch.get(i + 1).copied(), d, &mut list);
                     if k.kind() == CXCursor_DeclStmt {
                         let objects = k.children().into_iter().filter_map(destructor_of);
                         if let Some(top) = self.owned.last_mut() {
@@ -2021,6 +2229,8 @@ impl<'a> Lowerer<'a> {
                 // operators grew as 2^n.
                 match ch.first() {
                     Some(first) if arg_cursors.first() == Some(first) => {
+                        // (Where a macro wrote it, the text is the macro's use, `ROP2(5)`:
+                        // not the operator's name.)
                         let op = ch.iter().find(|k| !arg_cursors.contains(k)).map_or_else(
                             String::new,
                             |k| {
@@ -2028,7 +2238,8 @@ impl<'a> Lowerer<'a> {
                                 self.text_at(s).trim().to_string()
                             },
                         );
-                        Callee::Named(format!("operator{op}"))
+                        let is_operator = op.chars().all(|c| "+-*/%^&|~!=<>,[]()".contains(c));
+                        Callee::Named(format!("operator{}", if is_operator { &op } else { "" }))
                     }
                     // A name that lookup left unresolved until instantiation (`std::swap`
                     // in a template): named, not a call through a pointer.
@@ -2615,12 +2826,77 @@ fn member_assignments(
     out
 }
 
+/// Whether a line holds no code: blank, a comment line, or a preprocessor line.
+fn no_code(line: &str) -> bool {
+    let t = line.trim();
+    t.is_empty()
+        || t.starts_with('#')
+        || t.starts_with("//")
+        || t.starts_with("/*")
+        || t.starts_with('*')
+        || t.ends_with("*/")
+}
+
+/// The start of the lines with no code (see [`no_code`]; a line continued from the one
+/// before counts with it) just above the line holding byte `at` of `text`.
+fn no_code_before(text: &str, at: usize) -> usize {
+    let Some(before) = text.get(..at) else {
+        return at;
+    };
+    let mut start = before.rfind('\n').map_or(0, |i| i + 1);
+    while start > 0 {
+        let prev = text[..start - 1].rfind('\n').map_or(0, |i| i + 1);
+        let continued = prev > 0 && text[..prev - 1].trim_end().ends_with('\\');
+        if !continued && !no_code(&text[prev..start - 1]) {
+            break;
+        }
+        start = prev;
+    }
+    start
+}
+
+/// The end of the lines with no code just below the line holding byte `at` of `text`: the
+/// start of the next line with code, or the end of the text.
+fn no_code_after(text: &str, at: usize) -> usize {
+    let Some(mut line) = text
+        .get(at..)
+        .and_then(|r| r.find('\n'))
+        .map(|i| at + i + 1)
+    else {
+        return text.len();
+    };
+    let mut continued = false;
+    while line < text.len() {
+        let end = text[line..].find('\n').map_or(text.len(), |i| line + i);
+        let t = &text[line..end];
+        if !continued && !no_code(t) {
+            break;
+        }
+        continued = t.trim_end().ends_with('\\');
+        line = (end + 1).min(text.len());
+    }
+    line
+}
+
 /// The offset of the main file's `#include` line whose file name `header`'s path ends with
 /// (at a `/` boundary, `./` and `../` parts compared as written), if one does.
 fn include_directive_of(main: &str, header: &str) -> Option<u32> {
+    include_directive_after(main, 0, header).map(|(start, _)| start)
+}
+
+/// The first `#include` line of `text` starting at or after byte `from` whose file name
+/// `header`'s path ends with (see [`include_directive_of`]): its start and just past its end.
+fn include_directive_after(text: &str, from: u32, header: &str) -> Option<(u32, u32)> {
     let header = header.replace('\\', "/");
-    let mut at = 0usize;
-    for line in main.split_inclusive('\n') {
+    // From the first line starting at or after `from`.
+    let from = from as usize;
+    let mut at = match text.get(..from) {
+        Some("") => 0,
+        Some(before) if before.ends_with('\n') => from,
+        Some(_) => text[from..].find('\n').map_or(text.len(), |i| from + i + 1),
+        None => return None,
+    };
+    for line in text[at..].split_inclusive('\n') {
         let start = at;
         at += line.len();
         let rest = line.trim_start();
@@ -2641,7 +2917,7 @@ fn include_directive_of(main: &str, header: &str) -> Option<u32> {
         };
         let name = name.trim_start_matches("./");
         if header == name || header.ends_with(&format!("/{name}")) {
-            return u32::try_from(start).ok();
+            return Some((u32::try_from(start).ok()?, u32::try_from(at).ok()?));
         }
     }
     None

@@ -169,6 +169,17 @@ impl Module {
         let h = self.headers.get((o / header_band::WIDTH) as usize)?;
         Some((h, o % header_band::WIDTH))
     }
+    /// The text of `span`: in the main file (`source`), or in a project header for a span in
+    /// its band (both ends in the same header).
+    pub fn text<'s>(&'s self, source: &'s str, span: Span) -> Option<&'s str> {
+        match (self.header_at(span.start), self.header_at(span.end)) {
+            (None, None) => source.get(span.start as usize..span.end as usize),
+            (Some((h, s)), Some((h2, e))) if std::sync::Arc::ptr_eq(h, h2) => {
+                h.text.get(s as usize..e as usize)
+            }
+            _ => None,
+        }
+    }
     /// 1-based line and column (in bytes) of a file offset.
     pub fn line_col(&self, offset: u32) -> (u32, u32) {
         self.lines.line_col(offset)
@@ -254,6 +265,10 @@ pub struct Function {
     /// directives); its positions are in that header's band (see [`header_band`]), never
     /// reported on or rewritten.
     pub origin: Option<String>,
+    /// The project headers whose statements its body includes (`#include "step.h"` inside
+    /// the function), lowered with their own directives at positions in their bands: what
+    /// is found there is reported on the `#include` line, and never rewritten.
+    pub included_headers: Vec<String>,
     /// Kernels of a project-header body (`offloads_unseen`, or lowered from `origin`): every
     /// kernel there names its data in a `map` (or device address) clause, so it maps what it
     /// uses itself.

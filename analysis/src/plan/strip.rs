@@ -157,11 +157,13 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
     }
     for (id, d) in module.directives.iter_enumerated() {
         let dir = &d.directive;
-        // A directive of a header, of a function omplens does not analyse (nothing would be
-        // synthesized in its place), or attached to no function it lowered stays.
-        let analysed = d
-            .function
-            .is_some_and(|f| module.function(f).not_analysed.is_none());
+        // A directive of a header, of a function omplens does not analyse or whose body
+        // includes a header's statements (nothing would be synthesized in its place), or
+        // attached to no function it lowered stays.
+        let analysed = d.function.is_some_and(|f| {
+            let f = module.function(f);
+            f.not_analysed.is_none() && f.included_headers.is_empty()
+        });
         if kept_dirs.contains(&id) || d.origin.is_some() || !analysed {
             continue;
         }

@@ -40,6 +40,24 @@ pub fn plan(module: &Module) -> Plan {
         if f.not_analysed.is_some() || !f.in_main_file || g.exec == Exec::Device {
             continue;
         }
+        // Statements included from a header cannot be rewritten: nothing is planned there,
+        // and the function's own constructs stay as written.
+        if let Some(first) = f.included_headers.first() {
+            if let Some(span) = f.name_span.or(f.span) {
+                out.diagnostics.push(PlanDiagnostic {
+                    unmapped: None,
+                    severity: crate::plan::Severity::Warning,
+                    span,
+                    message: format!(
+                        "`{}` is not rewritten: its body includes statements of `{}` (an \
+                         `#include` inside the function), which omplens does not edit",
+                        f.name,
+                        crate::ir::file_name(first)
+                    ),
+                });
+            }
+            continue;
+        }
         let ctx = FnCtx::new(module, i, &cfgs, &sums, &wrappers);
         if let Some(fp) = ctx.plan(&mut out.diagnostics) {
             out.functions.push(fp);

@@ -1667,6 +1667,13 @@ pub fn is_library_query(module: &Module, a: &Access) -> bool {
     }
 }
 
+/// A library container's member call that destroys its elements without reading them
+/// (`v.clear()`): on the object's data, a write and no read.
+pub fn is_library_discard(module: &Module, callee: FuncId) -> bool {
+    let c = module.function(callee);
+    c.in_system_header && !c.has_body && c.is_method && c.name == "clear"
+}
+
 /// Local objects that hold a pointer this function passed to their constructor or setter
 /// (`Ring r(out, t);` with `Ring(double *b, int) : buf(b)`, or `r.attach(out)`).
 #[derive(Clone, Default)]
@@ -1783,6 +1790,26 @@ pub fn local_aliases(
                     seen.push(*x);
                     root_of(func, b, seen, depth + 1)
                 }
+                // `&p->f`, `&a[k].f`: into the data of the object `p` points to.
+                ExprKind::Member {
+                    base: Some(b),
+                    arrow: true,
+                    ..
+                } => {
+                    seen.push(*x);
+                    root_of(func, b, seen, depth + 1)
+                }
+                ExprKind::Member {
+                    base: Some(b),
+                    arrow: false,
+                    ..
+                } => match func.expr(b).kind {
+                    ExprKind::Subscript(a, _) => {
+                        seen.extend([*x, b]);
+                        root_of(func, a, seen, depth + 1)
+                    }
+                    _ => None,
+                },
                 _ => None,
             },
             ExprKind::Binary(BinaryOp::Add | BinaryOp::Sub, a, _) => {

@@ -745,6 +745,17 @@ impl<'a> FnInterp<'a> {
                                 )
                                 .unwrap_or_default()
                             }),
+                            // `v.clear()`: the elements go, none is read.
+                            None if crate::semantics::effects::is_library_discard(
+                                self.module,
+                                *c,
+                            ) =>
+                            {
+                                Effect {
+                                    here_write: true,
+                                    ..Default::default()
+                                }
+                            }
                             // `v.begin()` given to `std::fill`: what the algorithm does.
                             None => crate::semantics::effects::iterator_argument_effect(
                                 self.module,

@@ -141,8 +141,8 @@ pub fn directive_items_with(
         if matches!(object, Object::Var(v) if module.var(v).declare_target) {
             continue;
         }
-        let text = source
-            .get(item.span.start as usize..item.span.end as usize)
+        let text = module
+            .text(source, item.span)
             .unwrap_or(&item.base.name)
             .to_string();
         let bytes = item_bytes(module, if same_units { &object } else { &named }, item);

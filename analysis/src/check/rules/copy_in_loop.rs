@@ -222,7 +222,7 @@ fn in_caller_terms(cx: &Context, object: &Object, text: &str, p: &Passed) -> Opt
     })?;
     let source_of = |e: crate::ir::ExprId| -> Option<&str> {
         let s = caller.expr(e).span;
-        cx.source.get(s.start as usize..s.end as usize)
+        cx.module.text(cx.source, s)
     };
     let simple = |a: &str| !a.is_empty() && a.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
     let mut out = String::new();
