@@ -119,6 +119,10 @@ pub(super) struct Lowerer<'a> {
     bodies: Bodies,
     /// Span of the statement being lowered, for sub-cursors whose extent is unusable.
     last_span: Span,
+    /// The last cursor whose extent was asked for, with the band it was asked in (None: the
+    /// main file) and the answer (see [`Self::extent`]).
+    #[allow(clippy::type_complexity)]
+    last_extent: std::cell::Cell<Option<(Cursor<'a>, Option<u32>, Option<(u32, u32)>)>>,
     /// Where the last statement lowered in a sequence of the text being lowered ends (the
     /// block's `{` before its first): an `#include` of statements comes after it.
     seq_end: u32,
@@ -215,6 +219,7 @@ impl<'a> Lowerer<'a> {
             bodies: Bodies::default(),
             last_span: Span::default(),
             seq_end: 0,
+            last_extent: std::cell::Cell::new(None),
             scopes: Vec::new(),
             owned: Vec::new(),
             jump_targets: Vec::new(),
@@ -962,10 +967,20 @@ impl<'a> Lowerer<'a> {
     /// The cursor's extent in the text being lowered: the main file's, or (while a header body
     /// is lowered with its directives) the header's, in its band.
     fn extent(&self, c: Cursor<'a>) -> Option<(u32, u32)> {
-        match &self.header {
+        // A statement's extent is asked for up to four times in a row (its sequence, the
+        // file it is in, its span): the last answer is kept, per text being lowered.
+        let base = self.header.as_ref().map(|h| h.base);
+        if let Some((k, b, e)) = self.last_extent.get() {
+            if b == base && k == c {
+                return e;
+            }
+        }
+        let e = match &self.header {
             None => c.extent(),
             Some(h) => c.extent_in(h.file).map(|(s, e)| (h.base + s, h.base + e)),
-        }
+        };
+        self.last_extent.set(Some((c, base, e)));
+        e
     }
 
     /// The cursor's location in the text being lowered (see [`Self::extent`]).
@@ -1816,6 +1831,15 @@ impl<'a> Lowerer<'a> {
     fn expr(&mut self, c: Cursor<'a>, depth: usize) -> ExprId {
         // Not in a libclang callback (children are collected first): a stop may unwind here.
         crate::budget::tick("lowering");
+        let kind = c.kind();
+        // An implicit conversion or parentheses around one expression: that expression (its
+        // own extent and type are not asked for; libclang's locations are not cheap).
+        if depth <= MAX_DEPTH && matches!(kind, CXCursor_UnexposedExpr | CXCursor_ParenExpr) {
+            let ch = c.children();
+            if ch.len() == 1 {
+                return self.expr(ch[0], depth + 1);
+            }
+        }
         let span = self.span(c);
         let class = expr_class(c);
         if depth > MAX_DEPTH {
@@ -1829,7 +1853,6 @@ impl<'a> Lowerer<'a> {
             );
         }
         let d = depth + 1;
-        let kind = c.kind();
         let ek = match kind {
             CXCursor_UnexposedExpr | CXCursor_ParenExpr => {
                 let ch = c.children();
