@@ -811,11 +811,12 @@ fn swap_groups_of(module: &Module, func: &Function, calls: bool) -> HashMap<VarI
             .filter(|v| module.var(*v).ty.referent().is_pointer())
     };
     let mut pairs: Vec<(VarId, VarId)> = Vec::new();
+    let mut copies: Vec<(VarId, VarId)> = Vec::new();
     for ex in func.exprs.iter() {
         match &ex.kind {
             ExprKind::Assign(None, l, r) => {
                 if let (Some(x), Some(y)) = (pointer_var(*l), pointer_var(*r)) {
-                    pairs.push((x, y));
+                    copies.push((x, y));
                 }
             }
             // `std::swap(a, b)` (HeCBench's heat2d rotates its buffers so).
@@ -834,6 +835,20 @@ fn swap_groups_of(module: &Module, func: &Function, calls: bool) -> HashMap<VarI
             _ => {}
         }
     }
+    // A parameter or global that is never assigned does not move: local pointers set from
+    // it (`s = d; sn = dn;` or the other way round, per pass) are aliases that may point
+    // into either, not a swap of `d` and `dn` (HeCBench's quicksort: a write through `d`
+    // was taken as a possible write of `dn`).
+    let assigned: HashSet<VarId> = copies
+        .iter()
+        .map(|p| p.0)
+        .chain(pairs.iter().flat_map(|p| [p.0, p.1]))
+        .collect();
+    pairs.extend(
+        copies.into_iter().filter(|(_, y)| {
+            assigned.contains(y) || matches!(module.var(*y).storage, Storage::Local)
+        }),
+    );
     // A temporary initialised from one pointer and assigned to another (`t` above).
     let sources: HashSet<VarId> = pairs.iter().map(|p| p.1).collect();
     for st in func.stmts.iter() {
