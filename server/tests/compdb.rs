@@ -158,3 +158,54 @@ fn without_the_database_the_cxx_c_file_is_c() {
     );
     assert!(text(&o.stdout).contains("[OMP101]"), "{}", text(&o.stderr));
 }
+
+/// A `.c` file with no entry of its own that a source of the database includes (`main.c`
+/// does `#include "kernels.c"`, as HeCBench's gmm does with its `.cpp` files) is analysed
+/// with that source, not on its own, where it does not compile (it uses `main.c`'s `real`):
+/// a note names its includer, no compile errors are listed for it, and the stale read its
+/// kernel causes is found in `main.c`.
+#[test]
+fn a_file_a_source_includes_is_checked_with_it_not_on_its_own() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().canonicalize().unwrap();
+    std::fs::write(
+        root.join("kernels.c"),
+        "static void scale_on_device(real *a, int n) {\n#pragma omp target teams distribute parallel for map(to: a[0:n])\n  for (int i = 0; i < n; i++)\n    a[i] = 2.0 * a[i];\n}\n",
+    )
+    .unwrap();
+    std::fs::write(
+        root.join("main.c"),
+        "#include <stdio.h>\n#include <stdlib.h>\ntypedef double real;\n#include \"kernels.c\"\nint main(void) {\n  int n = 100;\n  real *a = malloc(n * sizeof(real));\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n  scale_on_device(a, n);\n  printf(\"%.1f\\n\", a[3]);\n  free(a);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    std::fs::create_dir(root.join("build")).unwrap();
+    std::fs::write(
+        root.join("build/compile_commands.json"),
+        format!(
+            "[{{\"directory\": \"{}\", \"file\": \"main.c\", \"command\": \"clang -c main.c\"}}]",
+            root.display()
+        ),
+    )
+    .unwrap();
+    let o = omplens(&root, &["check", "-p", "build", "."]);
+    let (out, err) = (text(&o.stdout), text(&o.stderr));
+    assert!(
+        err.contains("kernels.c: note: not checked on its own: main.c includes it"),
+        "{out}{err}"
+    );
+    assert!(!err.contains("compile error"), "{err}");
+    assert!(
+        out.contains("main.c:11:") && out.contains("[OMP101]"),
+        "{out}{err}"
+    );
+    // Nothing is reported in kernels.c itself; its code is named in related locations.
+    assert!(
+        !out.lines()
+            .any(|l| l.starts_with("./kernels.c:") && !l.contains(": note: ")),
+        "{out}"
+    );
+    assert!(
+        !out.contains(") (line 2 of"),
+        "the line is said once: {out}"
+    );
+}

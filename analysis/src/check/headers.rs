@@ -17,9 +17,16 @@ pub fn place_in_main_file(module: &Module, source: &str, findings: &mut [Finding
     for f in findings.iter_mut() {
         for r in &mut f.related {
             if let Some((span, place)) = include_line(module, source, r.span.start) {
+                // (A message that says its line already says where: `… (line 2 of `k.h`)`.)
+                let said = format!("({place})");
+                let message = if r.message.ends_with(&said) {
+                    r.message.clone()
+                } else {
+                    format!("{} {said}", r.message)
+                };
                 *r = Related {
                     span,
-                    message: format!("{} ({place})", r.message),
+                    message,
                     header: header_place(module, r.span),
                 };
             }

@@ -6,6 +6,7 @@
 
 pub mod flags;
 mod header_decls;
+pub mod includers;
 mod kept;
 // The one module allowed `unsafe` (the crate denies it): the safe cursor API over clang-sys.
 #[allow(non_upper_case_globals)]

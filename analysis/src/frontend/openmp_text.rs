@@ -101,7 +101,7 @@ impl Scan<'_> {
 /// The header an `include`, `include_next` or `import` directive (after its `#`) names
 /// literally, and whether in angle brackets (`include_next` searches as an angle include
 /// does); `None` when it does not name one literally.
-fn header_named(directive: &str) -> Option<(&str, bool)> {
+pub(super) fn header_named(directive: &str) -> Option<(&str, bool)> {
     let (rest, next) = if let Some(r) = directive.strip_prefix("include_next") {
         (r, true)
     } else if let Some(r) = directive.strip_prefix("include") {

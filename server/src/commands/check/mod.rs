@@ -19,7 +19,8 @@ use analyse::{Checked, Job, Settings};
 use anyhow::{Context, Result};
 use omplens_analysis::check::config::{self, Config};
 use omplens_analysis::check::Severity;
-use omplens_analysis::frontend::flags;
+use omplens_analysis::frontend::flags::{self, FlagsOrigin};
+use omplens_analysis::frontend::includers::Includers;
 use std::collections::HashMap;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
@@ -109,6 +110,8 @@ fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileAr
     let mut file_args = Vec::with_capacity(listed.len());
     let mut dropped = Vec::new();
     let mut skipped = 0;
+    // Per database, which of its sources include which project files (made on first need).
+    let mut includers: HashMap<PathBuf, Includers> = HashMap::new();
     for f in listed {
         match resolver.flags_for(&f, &args.clang_flags) {
             Ok(flags) => {
@@ -116,6 +119,23 @@ fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileAr
                     eprintln!("{}: note: {why}", f.display());
                     skipped += 1;
                     continue;
+                }
+                // A file with no entry of its own that a source of the database includes
+                // is analysed with that source, never on its own (where it does not
+                // compile).
+                if let FlagsOrigin::Inferred { database, .. } = &flags.origin {
+                    let inc = includers
+                        .entry(database.clone())
+                        .or_insert_with(|| includers_of(&resolver, database));
+                    if let Some(by) = inc.includer_of(&f) {
+                        eprintln!(
+                            "{}: note: not checked on its own: {} includes it, and its code is analysed with that file (findings on its `#include` line)",
+                            f.display(),
+                            shown(by).display()
+                        );
+                        skipped += 1;
+                        continue;
+                    }
                 }
                 dropped.extend(flags.dropped);
                 files.push(f);
@@ -131,6 +151,30 @@ fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileAr
         eprintln!("{note}");
     }
     (files, file_args, skipped)
+}
+
+/// `path` relative to the current directory when it is below it.
+fn shown(path: &Path) -> &Path {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path)
+}
+
+/// The includes of every source of the database at `path` (none when it cannot be read).
+fn includers_of(resolver: &flags::Resolver, path: &Path) -> Includers {
+    let Ok(db) = resolver.database(path) else {
+        return Includers::default();
+    };
+    let sources: Vec<(PathBuf, Vec<String>)> = db
+        .files()
+        .into_iter()
+        .filter_map(|f| {
+            let args = db.flags_for(&f)?.args;
+            Some((f, args))
+        })
+        .collect();
+    Includers::of(sources.iter().map(|(f, a)| (f.as_path(), a.as_slice())))
 }
 
 /// The configuration of every file: one for all with `--config`/`--no-config`, else the
