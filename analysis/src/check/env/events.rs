@@ -1676,6 +1676,20 @@ impl<'a> FnInterp<'a> {
                     }
                 }
                 let e = effect.at_call_site(on_device);
+                // As after a kernel of this function (`assume_present`): data of unknown
+                // presence that the callee's kernels use, and that the callee names in no
+                // clause, was mapped by a caller omplens does not see; its kernels would not
+                // find it otherwise.
+                if !on_device && (e.kernel_read || e.kernel_write) {
+                    let s = st[*obj].clone();
+                    let leaves_to_callers = callee_object
+                        .as_ref()
+                        .is_some_and(|co| self.names_nothing_of(*callee, co));
+                    if leaves_to_callers && s.counts.may_be_zero() && !self.presence_known(*obj, &s)
+                    {
+                        self.assume_present(st, *obj, &s);
+                    }
+                }
                 let present = st[*obj].counts.may_be_present();
                 let (mut hr, mut hw, mut kr, mut kw) =
                     (e.here_read, e.here_write, e.kernel_read, e.kernel_write);
@@ -2252,6 +2266,21 @@ impl<'a> FnInterp<'a> {
                 }
             }
         }
+    }
+
+    /// Whether `callee` names its parameter `co` in no clause of its directives (a map, a
+    /// device address, an update): its kernels then find the data only where a caller
+    /// mapped it.
+    fn names_nothing_of(&self, callee: FuncId, co: &Object) -> bool {
+        let Object::Var(p) = co else {
+            return false;
+        };
+        !self.module.directives.iter().any(|d| {
+            d.function == Some(callee)
+                && d.bindings
+                    .iter()
+                    .any(|b| b.target == crate::ir::BindingTarget::Var(*p))
+        })
     }
 
     /// After a kernel that uses `obj`'s data through a pointer of unknown presence (state `s`
