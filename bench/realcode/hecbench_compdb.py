@@ -12,7 +12,8 @@ the simple way HeCBench writes them, which is not a make implementation:
   unknown variables are empty;
 - `ifeq`/`ifneq`/`else`/`endif` evaluated with the Makefile's own defaults (OPTIMIZE=yes,
   DEBUG=no, DEVICE=gpu as HeCBench sets them);
-- the sources: the `source` variable (HeCBench's convention), else the `obj` variable's
+- the sources: the `source` variable (HeCBench's convention; else `SOURCES`, `SRC_FILES` or
+  `SRCS`), else the `obj` variable's
   objects mapped back to the sources beside them, plus the first source prerequisite of every
   explicit rule whose recipe compiles (`-c`), else every *.c/*.cpp/*.cc/*.cu of the directory;
 - the command: the compile recipe of the source's explicit rule, else of the pattern rule of
@@ -30,6 +31,9 @@ import shlex
 import sys
 
 VAR_RE = re.compile(r"\$[({]([^(){}]+)[)}]")
+
+# The variables that list a Makefile's sources, in the order they are looked at.
+SOURCE_VARS = ("source", "SOURCES", "SRC_FILES", "SRCS")
 
 
 def expand(text, env, cwd, depth=0):
@@ -180,13 +184,19 @@ def entries_for(makefile):
         line = compile_line(recipe)
         if not prereqs or line is None:
             continue
-        if prereqs[0].startswith("%.") and any(t.startswith("%.") for t in targets):
+        # (`%.o: %.c`, also with directories: `$(OBJ_DIR)/%.o: $(SRC_DIR)/%.cc`.)
+        if "%." in prereqs[0] and any("%." in t for t in targets):
             pattern[ext_of(prereqs[0])] = line
             continue
         src = next((p for p in prereqs if ext_of(p) in SOURCE_EXTS), None)
         if src:
             explicit[os.path.normpath(src)] = (targets[0], prereqs, line)
-    sources = [os.path.normpath(s) for s in expand(env.get("source", ""), env, cwd).split()]
+    # (`source` is HeCBench's convention; some Makefiles say SOURCES, SRC_FILES or SRCS.)
+    sources = []
+    for var in SOURCE_VARS:
+        sources = [os.path.normpath(s) for s in expand(env.get(var, ""), env, cwd).split()]
+        if sources:
+            break
     if not sources:
         for o in expand(env.get("obj", ""), env, cwd).split():
             stem = o[: -len(".o")] if o.endswith(".o") else o
