@@ -2268,19 +2268,43 @@ impl<'a> FnInterp<'a> {
         }
     }
 
-    /// Whether `callee` names its parameter `co` in no clause of its directives (a map, a
-    /// device address, an update): its kernels then find the data only where a caller
-    /// mapped it.
+    /// Whether `callee`'s kernels find the data of its parameter `co` only where a caller
+    /// mapped it: the callee launches kernels itself, maps nothing (no `map` clause, no data
+    /// directive: not the parameter, nor a local view of it such as `p = a.data()`), names
+    /// the parameter in no clause, and calls no function with directives of its own (which
+    /// might map it).
     fn names_nothing_of(&self, callee: FuncId, co: &Object) -> bool {
         let Object::Var(p) = co else {
             return false;
         };
-        !self.module.directives.iter().any(|d| {
-            d.function == Some(callee)
-                && d.bindings
+        let own = |f: FuncId| {
+            self.module
+                .directives
+                .iter()
+                .filter(move |d| d.function == Some(f))
+        };
+        let mut kernels = false;
+        for d in own(callee) {
+            let kind = d.directive.kind;
+            if kind.is_data_mapping()
+                || d.directive.clauses.iter().any(|c| c.name() == "map")
+                || d.bindings
                     .iter()
                     .any(|b| b.target == crate::ir::BindingTarget::Var(*p))
-        })
+            {
+                return false;
+            }
+            kernels |= kind.is_offload_kernel();
+        }
+        let g = self.module.function(callee);
+        let calls_directives = g.exprs.iter().any(|e| match &e.kind {
+            crate::ir::ExprKind::Call {
+                callee: crate::ir::Callee::Direct(c),
+                ..
+            } => own(*c).next().is_some(),
+            _ => false,
+        });
+        kernels && !calls_directives
     }
 
     /// After a kernel that uses `obj`'s data through a pointer of unknown presence (state `s`
