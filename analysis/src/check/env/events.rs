@@ -1677,18 +1677,20 @@ impl<'a> FnInterp<'a> {
                 }
                 let e = effect.at_call_site(on_device);
                 // As after a kernel of this function (`assume_present`): data of unknown
-                // presence that the callee's kernels use, and that the callee names in no
-                // clause, was mapped by a caller omplens does not see; its kernels would not
-                // find it otherwise.
-                if !on_device && (e.kernel_read || e.kernel_write) {
-                    let s = st[*obj].clone();
-                    let leaves_to_callers = callee_object
+                // presence that the callee's kernels use without mapping it was mapped by a
+                // caller omplens does not see; its kernels would not find it otherwise.
+                // (Cheap tests first: this runs for every call at every visit of its block.)
+                if self.recover
+                    && !on_device
+                    && (e.kernel_read || e.kernel_write)
+                    && st[*obj].counts.may_be_zero()
+                    && !self.presence_known(*obj, &st[*obj])
+                    && callee_object
                         .as_ref()
-                        .is_some_and(|co| self.names_nothing_of(*callee, co));
-                    if leaves_to_callers && s.counts.may_be_zero() && !self.presence_known(*obj, &s)
-                    {
-                        self.assume_present(st, *obj, &s);
-                    }
+                        .is_some_and(|co| self.leaves_mapping_to_callers(*callee, co))
+                {
+                    let s = st[*obj].clone();
+                    self.assume_present(st, *obj, &s);
                 }
                 let present = st[*obj].counts.may_be_present();
                 let (mut hr, mut hw, mut kr, mut kw) =
@@ -2273,7 +2275,7 @@ impl<'a> FnInterp<'a> {
     /// directive: not the parameter, nor a local view of it such as `p = a.data()`), names
     /// the parameter in no clause, and calls no function with directives of its own (which
     /// might map it).
-    fn names_nothing_of(&self, callee: FuncId, co: &Object) -> bool {
+    fn leaves_mapping_to_callers(&self, callee: FuncId, co: &Object) -> bool {
         let Object::Var(p) = co else {
             return false;
         };

@@ -66,23 +66,24 @@ fn is_source(path: &Path) -> bool {
         .is_some_and(|e| SOURCE_EXTENSIONS.contains(&e))
 }
 
-/// Every file of the compilation database in `build_dir` (or named by it), shown relative
-/// to the current directory when it is below it.
+/// Every file of the compilation database in `build_dir` (or named by it), [`shown`].
 fn database_files(build_dir: &Path) -> Result<Vec<PathBuf>> {
     let db = flags::find_database(build_dir, Some(build_dir))
         .unwrap_or_else(|| build_dir.join("compile_commands.json"));
     let database = flags::Database::load(&db)?;
-    let cwd = std::env::current_dir().ok();
     Ok(database
         .files()
-        .into_iter()
-        .map(|path| match &cwd {
-            Some(cwd) => path
-                .strip_prefix(cwd)
-                .map_or(path.clone(), Path::to_path_buf),
-            None => path,
-        })
+        .iter()
+        .map(|path| shown(path).to_path_buf())
         .collect())
+}
+
+/// `path` relative to the current directory when it is below it.
+pub fn shown(path: &Path) -> &Path {
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| path.strip_prefix(cwd).ok())
+        .unwrap_or(path)
 }
 
 #[cfg(test)]

@@ -131,7 +131,7 @@ fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileAr
                         eprintln!(
                             "{}: note: not checked on its own: {} includes it, and its code is analysed with that file (findings on its `#include` line)",
                             f.display(),
-                            shown(by).display()
+                            inputs::shown(by).display()
                         );
                         skipped += 1;
                         continue;
@@ -151,14 +151,6 @@ fn flags_of(args: &CheckArgs, listed: Vec<PathBuf>) -> (Vec<PathBuf>, Vec<FileAr
         eprintln!("{note}");
     }
     (files, file_args, skipped)
-}
-
-/// `path` relative to the current directory when it is below it.
-fn shown(path: &Path) -> &Path {
-    std::env::current_dir()
-        .ok()
-        .and_then(|cwd| path.strip_prefix(cwd).ok())
-        .unwrap_or(path)
 }
 
 /// The includes of every source of the database at `path` (none when it cannot be read).
