@@ -332,6 +332,26 @@ impl Database {
             .collect()
     }
 
+    /// The working directory of `file`'s entry (a build's: every file of a CMake build
+    /// shares it; each directory's own with one Makefile per directory).
+    pub fn directory_of(&self, file: &Path) -> Option<&Path> {
+        let target = absolute(file);
+        self.entries
+            .iter()
+            .find(|e| e.key == target)
+            .map(|e| e.directory.as_path())
+    }
+
+    /// Every file whose entry runs in `directory`, in the database's order, each once.
+    pub fn files_run_in(&self, directory: &Path) -> Vec<PathBuf> {
+        let mut seen = std::collections::HashSet::new();
+        self.entries
+            .iter()
+            .filter(|e| e.directory == directory && seen.insert(&e.key))
+            .map(|e| e.path.clone())
+            .collect()
+    }
+
     /// The flags of `file`'s entry, else those of the first entry of the same directory and
     /// extension (as clangd infers them), else `None`. Without the flags omplens adds.
     pub fn flags_for(&self, file: &Path) -> Option<CompileFlags> {

@@ -137,6 +137,12 @@ pub struct ExternalSummary {
     /// (None: not a pointer, or not known).
     #[serde(default)]
     pub present_exits: Vec<Option<PresentExit>>,
+    /// Per parameter: its data's first access in the body's text, on the host, writes it
+    /// without reading it (a host reference filling its scratch buffer before using it).
+    /// The summary's effects have no order: a caller cannot be sure such a function reads
+    /// the data the caller gave it.
+    #[serde(default)]
+    pub writes_first: Vec<bool>,
 }
 
 /// Which copies of data mapped at a function's entry (both valid then) are certainly valid

@@ -3,15 +3,24 @@
 //! program").
 //!
 //! For a file whose functions call a project function without a body here, the files of the
-//! same compile database in the file's directory (and below it) whose text may define a
-//! function of that name (`defined`) are parsed with their own flags, and the effect summaries of their functions with
-//! external linkage are attached to the matching declarations here (by qualified name and
-//! number of parameters; a name two files define is left alone). A function that maps data
-//! or launches kernels (or calls one that does) is not exported: its mappings are not
-//! carried across files, so its calls stay unseen, as before.
+//! same compile database in the file's directory (and below it), then those built in the same
+//! working directory when that is not the file's own (an out-of-tree build's), whose text may
+//! define a function of that name (`defined`) are parsed with their own flags, and the effect
+//! summaries of their functions with external linkage are attached to the matching
+//! declarations here (by qualified name and number of parameters; a name two files define is
+//! left alone). A function that maps data or launches kernels (or calls one that does) is
+//! marked so (`launches`): its mappings are not carried across files, so its calls stay
+//! uncertain, and findings through them name it.
+//!
+//! A defining file's own calls into further files are resolved the same way before it is
+//! summarised, when the names in the project's texts say those calls may reach OpenMP code
+//! (`reaches_offload`): `solve` in one file calling `step` in another that launches kernels
+//! is known to launch them. To a depth of [`MAX_DEPTH`] files; a cycle of files is cut where
+//! it closes, and what was read with a cut is kept for the run only, not on disk.
 //!
 //! Summaries are cached on disk per defining file, keyed by the file's text, the texts of the
-//! headers it includes with quotes (found beside it), its flags and omplens's version:
+//! headers it includes with quotes (found beside it), its flags and omplens's version, and
+//! kept with the keys of the files they were read from (checked again on every use):
 //! `$OMPLENS_CACHE_DIR`, else `$XDG_CACHE_HOME/omplens`, else `~/.cache/omplens`. An
 //! unreadable or stale entry is recomputed; a cache that cannot be written is skipped.
 
@@ -37,6 +46,9 @@ type Key = (String, usize);
 const MAX_CANDIDATES: usize = 256;
 /// A candidate file larger than this is not read (generated sources).
 const MAX_FILE_BYTES: u64 = 4 << 20;
+/// Files summarised inside one another's summary, at most (`a.c` calls into `b.c`, which
+/// calls into `c.c`, ...).
+const MAX_DEPTH: usize = 6;
 
 /// The compile database given on the command line (`-p DIR`) or by the editor's
 /// configuration; without one, the database is searched upwards from each file.
@@ -96,6 +108,23 @@ where
 /// What one file exports.
 pub type Exports = Vec<(String, usize, ExternalSummary)>;
 
+/// What one file exports, with the files (and their keys, `cache::key`) whose exports its
+/// summaries were made with: valid while each of those is the same.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct Stored {
+    exports: Exports,
+    deps: Vec<(PathBuf, u64)>,
+}
+
+thread_local! {
+    /// The files being summarised on this thread, outermost first (a file's summary reads
+    /// the files it calls into, which may call back into it).
+    static SUMMARISING: std::cell::RefCell<Vec<PathBuf>> = const { std::cell::RefCell::new(Vec::new()) };
+    /// Set when a file's exports were read without a file that was being summarised (a
+    /// cycle cut): the summaries made then are not kept.
+    static CUT: std::cell::Cell<bool> = const { std::cell::Cell::new(false) };
+}
+
 /// Attaches to `module`'s functions without a body here the summaries of their definitions
 /// in other files of the project's compile database, when there is one. Returns the files
 /// read (parsed or from the cache).
@@ -114,12 +143,29 @@ fn attach_with(
     cache_dir: Option<&Path>,
     shared: Option<&SharedHeaders>,
 ) -> Vec<PathBuf> {
-    let wanted: HashSet<Key> = module
+    attach_keyed(module, cache_dir, shared)
+        .into_iter()
+        .map(|(p, _)| p)
+        .collect()
+}
+
+/// The functions of `module` that another file may define.
+fn wanted(module: &Module) -> HashSet<Key> {
+    module
         .functions
         .iter()
         .filter(|f| !f.has_body && !f.in_system_header && f.external.is_none())
         .map(|f| (f.qualified_name.clone(), f.params.len()))
-        .collect();
+        .collect()
+}
+
+/// [`attach_with`], returning the files read with their keys (`cache::key`).
+fn attach_keyed(
+    module: &mut Module,
+    cache_dir: Option<&Path>,
+    shared: Option<&SharedHeaders>,
+) -> Vec<(PathBuf, u64)> {
+    let wanted = wanted(module);
     if wanted.is_empty() {
         return Vec::new();
     }
@@ -149,11 +195,11 @@ fn attach_with(
         if f.skip.is_some() {
             continue;
         }
-        let Some(exports) = exports_of(&file, &text, &f.args, cache_dir, shared) else {
+        let Some(stored) = exports_of(&resolver, &file, &text, &f.args, cache_dir, shared) else {
             continue;
         };
-        read.push(file.clone());
-        for (name, arity, summary) in exports.iter() {
+        read.push((file.clone(), cache::key(&file, &text, &f.args)));
+        for (name, arity, summary) in stored.exports.iter() {
             let key = (name.clone(), *arity);
             if !wanted.contains(&key) {
                 continue;
@@ -189,40 +235,226 @@ fn other_files(module: &Module) -> Option<(Arc<Resolver>, Vec<PathBuf>)> {
     let resolver = resolver_for(explicit.as_deref(), &db_path)?;
     let db = resolver.database(&db_path).ok()?;
     let dir = path.parent()?;
-    let files = db
+    let mut files: Vec<PathBuf> = db
         .files()
         .into_iter()
         .filter(|f| f.starts_with(dir) && *f != path)
-        .take(MAX_CANDIDATES)
         .collect();
+    // The files built in the same working directory, after those, when that directory is
+    // not the file's own: an out-of-tree build (CMake's) runs every command in the build
+    // directory, with the sources in sibling directories. (A Makefile per directory that
+    // also compiles shared sources from elsewhere, as HeCBench's do, is left at the file's
+    // directory: its shared sources are large, and parsing them all is most of the cost.)
+    if let Some(run_in) = db.directory_of(&path).filter(|d| *d != dir) {
+        for f in db.files_run_in(run_in) {
+            if f != path && !f.starts_with(dir) {
+                files.push(f);
+            }
+        }
+    }
+    files.truncate(MAX_CANDIDATES);
     Some((resolver, files))
 }
 
-/// What `file` exports: from this process's memory, the disk cache, or a parse.
+/// What `file` exports: from this process's memory, the disk cache, or a parse; None while
+/// `file` is itself being summarised on this thread (a cycle of calls between files), or
+/// deeper than [`MAX_DEPTH`].
 fn exports_of(
+    resolver: &Resolver,
     file: &Path,
     text: &str,
     args: &[String],
     cache_dir: Option<&Path>,
     shared: Option<&SharedHeaders>,
-) -> Option<Arc<Exports>> {
-    memory_of(file, text, args, cache_dir, "", || {
-        summarize_file(file, text, args, shared)
+) -> Option<Arc<Stored>> {
+    let open = SUMMARISING.with(|s| {
+        let s = s.borrow();
+        s.len() >= MAX_DEPTH || s.iter().any(|f| f == file)
+    });
+    if open {
+        CUT.with(|c| c.set(true));
+        return None;
+    }
+    let key = cache::key(file, text, args);
+    let slot = (file.to_path_buf(), key, "");
+    let valid = |s: &Stored| {
+        s.deps
+            .iter()
+            .all(|(dep, k)| key_now(resolver, dep) == Some(*k))
+    };
+    if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
+        if let Ok(e) = e.downcast::<Stored>() {
+            if valid(&e) {
+                return Some(e);
+            }
+        }
+    }
+    if let Some(e) = cache::load::<Stored>(cache_dir, key, "").filter(|e| valid(e)) {
+        let e = Arc::new(e);
+        if let Ok(mut m) = memory().lock() {
+            m.insert(slot, e.clone());
+        }
+        return Some(e);
+    }
+    SUMMARISING.with(|s| s.borrow_mut().push(file.to_path_buf()));
+    let outer_cut = CUT.with(|c| c.replace(false));
+    let made = summarize_file(file, text, args, cache_dir, shared);
+    let cut = CUT.with(|c| c.replace(outer_cut || c.get()));
+    SUMMARISING.with(|s| s.borrow_mut().pop());
+    let e = Arc::new(made?);
+    // A summary read with a cycle cut is kept for this process only: the next run, which
+    // may enter the cycle elsewhere, makes its own.
+    if !cut {
+        cache::store(cache_dir, key, "", &*e);
+    }
+    if let Ok(mut m) = memory().lock() {
+        m.insert(slot, e.clone());
+    }
+    Some(e)
+}
+
+/// Whether `module` (lowered from `text`) may reach OpenMP code through its calls into
+/// other files of the project, by the names in their texts: it names a function that a
+/// file which may hold OpenMP defines, or that a file naming such a function defines, and
+/// so on. Only then is following its calls worth their parses: otherwise what the other
+/// files do is host code, which their prototypes already say well enough.
+fn reaches_offload(module: &Module, text: &str) -> bool {
+    let Some((resolver, candidates)) = other_files(module) else {
+        return false;
+    };
+    /// What [`reaches_offload`] reads of one file.
+    struct Names {
+        defined: Arc<HashSet<String>>,
+        used: Arc<HashSet<String>>,
+    }
+    let named: HashSet<&str> = crate::text::scan::identifiers(text).into_iter().collect();
+    let mut reaching = Vec::new();
+    let files: Vec<Names> = candidates
+        .iter()
+        .filter_map(|f| {
+            let names = Names {
+                defined: defined_names_of(f)?,
+                used: identifiers_of(f)?,
+            };
+            reaching.push(holds_openmp(&resolver, f));
+            Some(names)
+        })
+        .collect();
+    loop {
+        crate::budget::tick("following calls between the project's files");
+        let names: HashSet<&str> = files
+            .iter()
+            .zip(&reaching)
+            .filter(|(_, r)| **r)
+            .flat_map(|(f, _)| f.defined.iter().map(String::as_str))
+            .collect();
+        if named.iter().any(|n| names.contains(n)) {
+            return true;
+        }
+        let mut grew = false;
+        for (i, f) in files.iter().enumerate() {
+            if !reaching[i] && f.used.iter().any(|n| names.contains(n.as_str())) {
+                reaching[i] = true;
+                grew = true;
+            }
+        }
+        if !grew {
+            return false;
+        }
+    }
+}
+
+/// The files of the project that may define one of `wanted` (a function `module` calls), with
+/// their keys.
+fn defining_files(module: &Module, wanted: &HashSet<Key>) -> Vec<(PathBuf, u64)> {
+    let Some((resolver, candidates)) = other_files(module) else {
+        return Vec::new();
+    };
+    let names: HashSet<&str> = wanted
+        .iter()
+        .map(|(q, _)| q.rsplit("::").next().unwrap_or(q))
+        .collect();
+    candidates
+        .into_iter()
+        .filter(|f| defined_names_of(f).is_some_and(|ids| names.iter().any(|n| ids.contains(*n))))
+        .filter_map(|f| {
+            let k = key_now(&resolver, &f)?;
+            Some((f, k))
+        })
+        .collect()
+}
+
+/// The identifiers of `file`'s text.
+fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
+    static M: OnceLock<NameMemo> = OnceLock::new();
+    names_memoised(&M, file, |text| {
+        crate::text::scan::identifiers(text)
+            .into_iter()
+            .map(str::to_string)
+            .collect()
     })
 }
 
-/// Parses `file` and summarises its functions (`semantics::effects::exported`); for those
-/// that map data or launch kernels, what they leave of data mapped at their entry
-/// (`check::env::present_exits`).
+/// Whether `file` (or a project header it includes) may hold OpenMP
+/// (`frontend::may_hold_openmp`), once per process while it stays the same.
+fn holds_openmp(resolver: &Resolver, file: &Path) -> bool {
+    type Memo = Mutex<HashMap<PathBuf, ((u64, std::time::SystemTime), bool)>>;
+    static M: OnceLock<Memo> = OnceLock::new();
+    let Some(stamp) = stamp(file) else {
+        return true;
+    };
+    let memo = M.get_or_init(Mutex::default);
+    if let Some((s, v)) = memo.lock().ok().and_then(|m| m.get(file).copied()) {
+        if s == stamp {
+            return v;
+        }
+    }
+    let v = match (read_small(file), resolver.flags_for(file, &[])) {
+        (Some(text), Ok(f)) => crate::frontend::may_hold_openmp(file, &text, &f.args),
+        _ => true,
+    };
+    if let Ok(mut m) = memo.lock() {
+        m.insert(file.to_path_buf(), (stamp, v));
+    }
+    v
+}
+
+/// The key (`cache::key`) of `file` as it is now, with its flags from `resolver`.
+fn key_now(resolver: &Resolver, file: &Path) -> Option<u64> {
+    let text = read_small(file)?;
+    let f = resolver.flags_for(file, &[]).ok()?;
+    Some(cache::key(file, &text, &f.args))
+}
+
+/// Parses `file` and summarises its functions (`semantics::effects::exported`), with what
+/// the further files it calls into export; for those that map data or launch kernels, what
+/// they leave of data mapped at their entry (`check::env::present_exits`).
 fn summarize_file(
     file: &Path,
     text: &str,
     args: &[String],
+    cache_dir: Option<&Path>,
     shared: Option<&SharedHeaders>,
-) -> Option<Exports> {
-    let module = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
-    let sums = crate::semantics::effects::summarize(&module);
-    let exported = crate::semantics::effects::exported(&module, &sums);
+) -> Option<Stored> {
+    let mut module = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
+    let mut deps = Vec::new();
+    let wanted = wanted(&module);
+    if !wanted.is_empty() {
+        if reaches_offload(&module, text) {
+            let mut m = (*module).clone();
+            deps = attach_keyed(&mut m, cache_dir, shared);
+            module = Arc::new(m);
+        } else {
+            // Not followed: the files that define what it calls are still what the choice
+            // was made on (one of them may gain OpenMP). (A change two files away is seen
+            // when a file between changes, or in a new cache.)
+            deps = defining_files(&module, &wanted);
+        }
+    }
+    let execs = crate::ir::device::classify(&module);
+    let cfgs = crate::ir::cfg::build_all(&module, &execs);
+    let sums = crate::semantics::effects::summarize_with(&module, &cfgs);
+    let exported = crate::semantics::effects::exported(&module, &sums, &cfgs);
     let launchers: Vec<_> = exported
         .iter()
         .filter(|(_, (_, _, s))| s.launches)
@@ -233,8 +465,8 @@ fn summarize_file(
     } else {
         crate::check::env::present_exits(&module, text, &launchers)
     };
-    Some(
-        exported
+    Some(Stored {
+        exports: exported
             .into_iter()
             .map(|(id, (name, arity, mut s))| {
                 if let Some(per_param) = exits.remove(&id) {
@@ -243,7 +475,8 @@ fn summarize_file(
                 (name, arity, s)
             })
             .collect(),
-    )
+        deps,
+    })
 }
 
 fn read_small(file: &Path) -> Option<String> {

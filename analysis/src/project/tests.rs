@@ -6,7 +6,9 @@ fn project(files: &[(&str, &str)]) -> tempfile::TempDir {
     let dir = tempfile::tempdir().unwrap();
     let mut entries = Vec::new();
     for (name, text) in files {
-        std::fs::write(dir.path().join(name), text).unwrap();
+        let path = dir.path().join(name);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
         entries.push(serde_json::json!({
             "directory": dir.path().display().to_string(),
             "file": name,
@@ -272,4 +274,120 @@ fn a_caller_without_openmp_gets_no_finding_from_other_files_kernels() {
         .map(|f| format!("{:?} {}", f.code, f.message))
         .collect();
     assert_eq!(got, Vec::<String>::new());
+}
+
+/// `main.c` calls `solve` of `mid.c`, which calls `step` of `kern.c`, which launches a
+/// kernel on what its argument's member points to.
+const CHAIN_MAIN: &str = "typedef struct { double *u; int n; } grid;\nvoid solve(grid *g);\nint main(void) {\n  grid g = {0, 0};\n  solve(&g);\n  return 0;\n}\n";
+const CHAIN_MID: &str = "typedef struct { double *u; int n; } grid;\nvoid step(grid *g);\nvoid solve(grid *g) {\n  for (int t = 0; t < 4; t++)\n    step(g);\n}\n";
+const CHAIN_KERN: &str = "typedef struct { double *u; int n; } grid;\nstatic void scale(double *u, int n) {\n#pragma omp target teams distribute parallel for\n  for (int i = 0; i < n; i++)\n    u[i] *= 2.0;\n}\nvoid step(grid *g) { scale(g->u, g->n); }\n";
+
+#[test]
+fn a_function_calling_a_launcher_of_a_third_file_is_a_launcher() {
+    let dir = project(&[
+        ("main.c", CHAIN_MAIN),
+        ("mid.c", CHAIN_MID),
+        ("kern.c", CHAIN_KERN),
+    ]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    let s = external(&m, "solve").expect("solve is read from mid.c");
+    // (Before, `step` was a prototype in mid.c: `solve` looked like host code.)
+    assert!(s.launches, "{s:?}");
+    let u = &s.members["u"];
+    assert!(u.kernel_read && u.kernel_write, "{s:?}");
+}
+
+#[test]
+fn a_summary_made_with_a_third_file_follows_that_files_text() {
+    let dir = project(&[
+        ("main.c", CHAIN_MAIN),
+        ("mid.c", CHAIN_MID),
+        ("kern.c", CHAIN_KERN),
+    ]);
+    let cache = tempfile::tempdir().unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, Some(cache.path()));
+    assert!(external(&m, "solve").unwrap().launches);
+    // kern.c's kernel becomes host code: mid.c's text is the same, its summary is not.
+    let host = CHAIN_KERN.replace("#pragma omp target teams distribute parallel for\n", "");
+    std::fs::write(dir.path().join("kern.c"), host).unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, Some(cache.path()));
+    let s = external(&m, "solve").unwrap();
+    assert!(!s.launches, "{s:?}");
+    assert!(!s.members.get("u").is_some_and(|u| u.kernel_write), "{s:?}");
+    // And back: kern.c launches again, which mid.c's entry (made without following its
+    // calls, no OpenMP being in reach) must see.
+    std::fs::write(dir.path().join("kern.c"), CHAIN_KERN).unwrap();
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, Some(cache.path()));
+    assert!(external(&m, "solve").unwrap().launches);
+}
+
+#[test]
+fn files_that_call_each_other_are_summarised_without_looping() {
+    let a = "void pong(double *v, int n);\nvoid ping(double *v, int n) {\n  if (n > 0)\n    pong(v, n - 1);\n}\n";
+    let b = "void ping(double *v, int n);\nvoid pong(double *v, int n) {\n  v[n] = 1.0;\n  ping(v, n);\n}\n";
+    let main = "void ping(double *v, int n);\nint main(void) {\n  double v[4];\n  ping(v, 3);\n  return (int)v[0];\n}\n";
+    let dir = project(&[("main.c", main), ("a.c", a), ("b.c", b)]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    let s = external(&m, "ping").expect("ping is read from a.c");
+    assert!(s.params[0].here_write, "through pong of b.c: {s:?}");
+}
+
+#[test]
+fn a_file_built_in_the_same_directory_is_read_though_it_lies_elsewhere() {
+    // A CMake build: every entry runs in the build directory, the sources in siblings.
+    let dir = project(&[
+        ("src/main.c", MAIN.replace("launch(v, 8);", "").as_str()),
+        ("lib/util.c", UTIL),
+    ]);
+    let mut m = lowered(dir.path(), "src/main.c");
+    attach_with_cache(&mut m, None);
+    assert!(external(&m, "scale").is_some_and(|s| s.file.ends_with("util.c")));
+}
+
+#[test]
+fn a_function_that_fills_a_buffer_before_reading_it_says_so() {
+    let fill = "void reference(const double *in, double *tmp, double *out, int n) {\n  for (int i = 0; i < n; i++)\n    tmp[i] = 2.0 * in[i];\n  for (int i = 0; i < n; i++)\n    out[i] = tmp[i] + tmp[n - 1 - i];\n}\n";
+    let main = "void reference(const double *in, double *tmp, double *out, int n);\nint main(void) {\n  double a[4] = {0}, t[4], o[4];\n  reference(a, t, o, 4);\n  return (int)o[0];\n}\n";
+    let dir = project(&[("main.c", main), ("ref.c", fill), ("util.c", UTIL)]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    let s = external(&m, "reference").unwrap();
+    assert_eq!(s.writes_first, [false, true, true, false], "{s:?}");
+}
+
+/// A host reference of another file given a buffer a kernel wrote and did not copy back
+/// (HeCBench's boxfilter: `BoxFilterHost(in, tmp, ...)` after the region mapped `tmp` with
+/// `to`): it fills `tmp` before it reads it, which its summary cannot say for sure, so the
+/// stale read is a warning that says why; one that reads first (`normalize`) is an error.
+#[test]
+fn a_stale_read_by_a_function_that_writes_first_is_not_certain() {
+    let main = "void reference(double *tmp, int n);\nvoid normalize(double *v, int n);\nint main(void) {\n  double t[8] = {0}, v[8] = {0};\n#pragma omp target data map(to: t[0:8], v[0:8])\n  {\n#pragma omp target teams distribute parallel for\n    for (int i = 0; i < 8; i++) {\n      t[i] = i;\n      v[i] = i;\n    }\n  }\n  reference(t, 8);\n  normalize(v, 8);\n  return (int)(t[0] + v[0]);\n}\n";
+    let other = "void reference(double *tmp, int n) {\n  for (int i = 0; i < n; i++)\n    tmp[i] = 1.0;\n  for (int i = 1; i < n; i++)\n    tmp[i] += tmp[i - 1];\n}\nvoid normalize(double *v, int n) {\n  double s = 0.0;\n  for (int i = 0; i < n; i++)\n    s += v[i];\n  for (int i = 0; i < n; i++)\n    v[i] /= s;\n}\n";
+    let dir = project(&[("main.c", main), ("other.c", other)]);
+    let mut m = lowered(dir.path(), "main.c");
+    attach_with_cache(&mut m, None);
+    let got: Vec<String> = crate::check::check(&m, main)
+        .into_iter()
+        .filter(|f| f.code == crate::check::Code::OMP101)
+        .map(|f| {
+            format!(
+                "{} {:?} {}",
+                m.line_col(f.span.start).0,
+                f.severity,
+                f.message
+            )
+        })
+        .collect();
+    assert_eq!(got.len(), 2, "{got:#?}");
+    assert!(
+        got[0].starts_with("13 Warning")
+            && got[0].contains("`reference` (in `other.c`) also writes it there"),
+        "{got:#?}"
+    );
+    assert!(got[1].starts_with("14 Error"), "{got:#?}");
 }

@@ -275,6 +275,7 @@ fn external_summary(
 pub fn exported(
     module: &Module,
     sums: &IndexVec<FuncId, Summary>,
+    cfgs: &IndexVec<FuncId, Option<cfg::Cfg>>,
 ) -> Vec<(FuncId, (String, usize, crate::ir::effect::ExternalSummary))> {
     let offloads = offloading_functions(module);
     module
@@ -305,9 +306,43 @@ pub fn exported(
                     .map(|p| crate::semantics::allocation::encode(&p)),
                 launches: offloads.contains(&id),
                 present_exits: Vec::new(),
+                writes_first: cfgs[id]
+                    .as_ref()
+                    .map(|g| host_writes_first(module, f, g))
+                    .unwrap_or_default(),
             };
             (id, (f.qualified_name.clone(), f.params.len(), summary))
         })
+        .collect()
+}
+
+/// Per parameter of `func`: the first access to its data in the text of the body, outside
+/// kernels, writes it without reading it (nor passing it on). Text order, not control flow:
+/// it only tells a caller that the function may fill the data before it reads it.
+fn host_writes_first(module: &Module, func: &Function, g: &cfg::Cfg) -> Vec<bool> {
+    let mut first: Vec<Option<(u32, bool)>> = vec![None; func.params.len()];
+    for (_, node) in g.nodes() {
+        if node.exec == Exec::Device {
+            continue;
+        }
+        for a in &node.accesses {
+            let Root::Var(v) = a.root else { continue };
+            let Some(i) = func.params.iter().position(|p| *p == v) else {
+                continue;
+            };
+            if !touches_outside_data(module, a, Target::Param(i)) {
+                continue;
+            }
+            let at = func.expr(a.expr).span.start;
+            let writes = a.kind == AccessKind::Write && a.escape.is_none();
+            if first[i].is_none_or(|(s, _)| at < s) {
+                first[i] = Some((at, writes));
+            }
+        }
+    }
+    first
+        .into_iter()
+        .map(|f| f.is_some_and(|(_, w)| w))
         .collect()
 }
 
@@ -439,6 +474,8 @@ struct FunctionFacts {
     params: usize,
     /// The data inside members this function touches itself.
     members: Vec<(String, Effect)>,
+    /// The names of the members [`Target::Member`] indexes.
+    member_names: Vec<String>,
     direct: Vec<(Target, Effect)>,
     calls: Vec<CallFact>,
     /// Every direct call, and whether it sits inside one of this function's kernels.
@@ -451,6 +488,10 @@ enum Target {
     Global(VarId),
     Param(usize),
     This,
+    /// The data inside a member, through any object (an index into
+    /// `FunctionFacts::member_names`): a member's data passed to a call (`f(c->u)`,
+    /// `f(u)` with `u = c->u`) gets what the callee does to its parameter.
+    Member(usize),
 }
 
 /// One argument (or the receiver) of a call, passed by address.
@@ -511,15 +552,40 @@ impl FunctionFacts {
         let mut direct = Vec::new();
         let mut calls = Vec::new();
         let mut members = Vec::new();
-        let stored = stored_pointer_values(module, func);
-        // In a method, a local copy of a member pointer (`double *a = a_;`): its accesses are
-        // that member's data's, as the interpretation counts them (its transfers name the
-        // member), besides `this`'s.
-        let member_views = if func.is_method {
-            member_alias_sets(module, func).0
-        } else {
-            HashMap::new()
+        let mut member_names: Vec<String> = Vec::new();
+        // A call that receives a member's data (`f(c->u)`, or a local copy of the member
+        // `u`): the member's data gets the callee's effect on that parameter.
+        // Says whether it recorded the call (then the access itself is not counted).
+        let mut member_call = |m: &str, a: &Access, in_kernel: bool, calls: &mut Vec<CallFact>| {
+            let Some(Escape::CallArg {
+                callee: Some(callee),
+                index: Some(i),
+            }) = &a.escape
+            else {
+                return false;
+            };
+            let at = match member_names.iter().position(|n| n == m) {
+                Some(k) => k,
+                None => {
+                    member_names.push(m.to_string());
+                    member_names.len() - 1
+                }
+            };
+            calls.push(CallFact {
+                callee: *callee,
+                index: Some(*i),
+                target: Target::Member(at),
+                in_kernel,
+                library: library_template_arg(module.function(*callee), *i),
+                read_only: false,
+            });
+            true
         };
+        let stored = stored_pointer_values(module, func);
+        // A local copy of a member pointer (`double *a = a_;` in a method, `double *u =
+        // c->u;` through a parameter): its accesses are that member's data's, as the
+        // interpretation counts them (its transfers name the member), besides the object's.
+        let member_views = member_alias_sets(module, func).0;
         for (_, node) in g.nodes() {
             // Inside a kernel of this function (as opposed to wherever the function runs).
             let in_kernel = node.exec == Exec::Device && g.exec != Exec::Device;
@@ -577,7 +643,9 @@ impl FunctionFacts {
                     } else {
                         a.kind
                     };
-                    members.push((f.to_string(), Effect::access(kind, in_kernel)));
+                    if !member_call(f, a, in_kernel, &mut calls) {
+                        members.push((f.to_string(), Effect::access(kind, in_kernel)));
+                    }
                 }
                 if let Root::Var(v) = a.root {
                     if let Some(m) = member_views.get(&v) {
@@ -587,7 +655,9 @@ impl FunctionFacts {
                             } else {
                                 a.kind
                             };
-                            members.push((m.clone(), Effect::access(kind, in_kernel)));
+                            if !member_call(m, a, in_kernel, &mut calls) {
+                                members.push((m.clone(), Effect::access(kind, in_kernel)));
+                            }
                         }
                     }
                 }
@@ -633,6 +703,7 @@ impl FunctionFacts {
         FunctionFacts {
             params: func.params.len(),
             members,
+            member_names,
             direct,
             calls,
             callees,
@@ -655,6 +726,11 @@ impl FunctionFacts {
             }
             Target::This => {
                 s.this.merge(e);
+            }
+            Target::Member(i) => {
+                if let Some(m) = self.member_names.get(i) {
+                    s.members.entry(m.clone()).or_default().merge(e);
+                }
             }
         };
         for (t, e) in &self.direct {
@@ -713,6 +789,7 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
         Target::Global(_) => true,
         // Through `this` itself, or through a local alias of a member (not the alias itself).
         Target::This if matches!(a.root, Root::This) => true,
+        Target::Member(_) => true,
         Target::This | Target::Param(_) => {
             let Root::Var(v) = a.root else { return true };
             let ty = &module.var(v).ty;

@@ -1764,6 +1764,31 @@ impl<'a> FnInterp<'a> {
                 if refreshed_by_callee.is_some() {
                     hr = false;
                 }
+                // A function of another file known by its summary, which reads and writes the
+                // data on the host and whose first access to it writes it: it may fill what it
+                // reads (a host reference's scratch buffer). A stale read is then uncertain,
+                // said so.
+                let fills_first = |x: &crate::ir::effect::ExternalSummary| {
+                    let param = match callee_object {
+                        Some(Object::Var(p)) => f.params.iter().position(|q| q == p),
+                        _ => None,
+                    };
+                    param.is_some_and(|i| x.writes_first.get(i) == Some(&true))
+                };
+                if hr && hw && !f.has_body && st[*obj].host & STALE != 0 {
+                    let x = f.external.as_ref().filter(|x| fills_first(x));
+                    if let (Some(x), None) = (x, &st[*obj].opaque) {
+                        st[*obj].opaque = Some(Opaque {
+                            what: format!(
+                                "`{}` (in `{}`) also writes it there, and omplens does not know \
+                                 whether it writes before it reads",
+                                f.qualified_name,
+                                crate::ir::file_name(&x.file)
+                            ),
+                            at: *span,
+                        });
+                    }
+                }
                 self.host_access(st, *obj, hr, hw, *span, stmt, library);
                 if refreshed_by_callee == Some(VALID) {
                     let s = &mut st[*obj];
