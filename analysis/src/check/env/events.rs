@@ -2872,7 +2872,16 @@ impl<'a> FnInterp<'a> {
                 next.pending_in.insert(key);
             }
         } else {
-            next.host = if certain { s.dev } else { s.dev | s.host };
+            // Data this function does not know to be present (a member a constructor maps,
+            // an update of data its caller maps): where it is present, its device copy is
+            // nothing this function knows of, and the update is the program saying it holds
+            // the results; not the unmapped state's "no valid device copy".
+            let present = if s.counts.must_be_zero() {
+                VALID
+            } else {
+                s.dev
+            };
+            next.host = if certain { s.dev } else { present | s.host };
             next.host_why = s.dev_why.clone().or(s.host_why.clone());
             if next.host & STALE == 0 {
                 next.host_why = None;
