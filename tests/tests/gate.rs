@@ -653,3 +653,71 @@ fn kernels_in_a_header_are_mapped_around_their_calls() {
         "{stdout}"
     );
 }
+
+/// A kernel that reads arrays through a struct's pointer members, mapped by the programmer
+/// as `t.idx[:t.n_idx]` (XSBench's `SD.num_nucs[:SD.length_num_nucs]`, RSBench): `--replace`
+/// re-mapped only the struct (`map(to: t)`), which copies the pointers and not the data, and
+/// wrote that with exit 0 (on a GPU the kernel would follow host addresses). Those arrays are
+/// gaps now: nothing is written. Plain `fix` keeps the programmer's maps and completes.
+#[test]
+fn data_behind_a_structs_pointer_members_is_a_gap_unless_a_clause_maps_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("table.c");
+    std::fs::write(
+        &program,
+        "#include <stdio.h>\n#include <stdlib.h>\ntypedef struct {\n  int *idx;\n  double *val;\n  int n_idx, n_val;\n} table;\n#pragma omp declare target\nstatic double lookup(const int *idx, const double *val, int i) { return val[idx[i]]; }\n#pragma omp end declare target\nint main(void) {\n  table t;\n  t.n_idx = 1000;\n  t.n_val = 100;\n  t.idx = malloc(t.n_idx * sizeof(int));\n  t.val = malloc(t.n_val * sizeof(double));\n  for (int i = 0; i < t.n_idx; i++)\n    t.idx[i] = (i * 7) % t.n_val;\n  for (int i = 0; i < t.n_val; i++)\n    t.val[i] = 0.5 * i;\n  int n = t.n_idx;\n  double *out = malloc(n * sizeof(double));\n#pragma omp target teams distribute parallel for map(to: t.idx[:t.n_idx]) map(to: t.val[:t.n_val]) map(from: out[:n])\n  for (int i = 0; i < n; i++)\n    out[i] = lookup(t.idx, t.val, i);\n  double s = 0;\n  for (int i = 0; i < n; i++)\n    s += out[i];\n  printf(\"%.1f\\n\", s);\n  return 0;\n}\n",
+    )
+    .unwrap();
+    let path = program.to_str().unwrap();
+    let o = fix(&["--replace", "-o", "-", path]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(o.stdout.is_empty(), "nothing written");
+    for member in ["t.idx", "t.val"] {
+        assert!(
+            stderr.contains(&format!(
+                "uses the data behind `{member}`, which no map of this function names"
+            )),
+            "{stderr}"
+        );
+    }
+    let o = fix(&["-o", "-", path]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("map(to: t.idx[:t.n_idx]) map(to: t.val[:t.n_val])"),
+        "{stdout}"
+    );
+}
+
+/// A function whose kernels pick their device (`device(dev)`, PRK's nstream): a `target
+/// data` region omplens writes has no device clause, so it would map on the default device
+/// while the kernels run on another, and copy that device's stale data back over their
+/// results (PRK's nstream-ua failed validation on device 1 that way). The function is not
+/// rewritten, and `--replace` keeps its constructs.
+#[test]
+fn a_function_whose_constructs_pick_a_device_is_not_rewritten() {
+    let dir = tempfile::tempdir().unwrap();
+    let program = dir.path().join("dev.c");
+    let text = "#include <omp.h>\n#include <stdio.h>\n#include <stdlib.h>\nint main(int argc, char **argv) {\n  int dev = argc > 1 ? atoi(argv[1]) : omp_get_default_device();\n  int n = 1000;\n  double *a = malloc(n * sizeof(double));\n  for (int i = 0; i < n; i++)\n    a[i] = i;\n  for (int it = 0; it < 4; it++) {\n#pragma omp target teams distribute parallel for map(tofrom: a[0:n]) device(dev)\n    for (int i = 0; i < n; i++)\n      a[i] += 1.0;\n  }\n  printf(\"%.1f\\n\", a[10]);\n  free(a);\n  return 0;\n}\n";
+    std::fs::write(&program, text).unwrap();
+    let path = program.to_str().unwrap();
+    for options in [&[][..], &["--replace"][..]] {
+        let mut args = options.to_vec();
+        args.extend(["-o", "-", path]);
+        let o = fix(&args);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "{options:?}: {stderr}");
+        assert_eq!(String::from_utf8_lossy(&o.stdout), text, "{options:?}");
+        assert!(
+            stderr
+                .contains("`main` is not rewritten: its constructs pick a device (`device(dev)`)"),
+            "{options:?}: {stderr}"
+        );
+    }
+}

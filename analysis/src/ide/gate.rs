@@ -331,6 +331,14 @@ fn judge(
             .filter(|t| !t.is_empty() && t.chars().all(|c| c.is_alphanumeric() || c == '_'))
             .unwrap_or(&u.name);
         let message = match u.site {
+            // A pointer member of a struct variable (`t.val`): mapping the struct copies the
+            // pointer, not the data.
+            UnprovenSite::Kernel(d) if used.contains('.') => format!(
+                "the kernel at line {} uses the data behind `{}`, which no map of this function names (`{}[0:n]`): mapping the struct copies the pointer, not its data; map it by hand",
+                module.line_col(module.directive(d).directive.span.start).0,
+                used,
+                used
+            ),
             UnprovenSite::Kernel(d) => format!(
                 "the kernel at line {} uses the data behind `{}`, and no map omplens can see covers it there (the pointer's data is not an allocation this file makes and maps); map it by hand",
                 module.line_col(module.directive(d).directive.span.start).0,

@@ -134,6 +134,22 @@ pub struct Plan {
     pub diagnostics: Vec<PlanDiagnostic>,
 }
 
+/// The first `device(...)` clause of a kernel or data construct of `f`, as written: a
+/// function that picks its device is not rewritten (a region omplens writes would map on the
+/// default device while its kernels run on another), and `--replace` keeps its constructs.
+pub(crate) fn device_named(module: &crate::ir::Module, f: crate::ir::FuncId) -> Option<String> {
+    module
+        .directives
+        .iter()
+        .filter(|d| d.function == Some(f))
+        .filter(|d| d.directive.kind.is_offload_kernel() || d.directive.kind.is_data_mapping())
+        .flat_map(|d| d.directive.clauses.iter())
+        .find_map(|c| match &c.kind {
+            crate::pragma::ClauseKind::Device { expr, .. } => Some(format!("device({expr})")),
+            _ => None,
+        })
+}
+
 fn clause(name: &str, modifier: Option<&str>, items: Vec<String>) -> Clause {
     Clause {
         name: name.to_string(),

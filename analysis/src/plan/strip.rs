@@ -155,14 +155,20 @@ pub fn strip_mappings(module: &Module, source: &str, keep: &[(String, String)]) 
             break;
         }
     }
+    let picks_device: std::collections::HashSet<crate::ir::FuncId> = module
+        .directives
+        .iter()
+        .filter_map(|d| d.function)
+        .filter(|f| super::device_named(module, *f).is_some())
+        .collect();
     for (id, d) in module.directives.iter_enumerated() {
         let dir = &d.directive;
-        // A directive of a header, of a function omplens does not analyse or whose body
-        // includes a header's statements (nothing would be synthesized in its place), or
-        // attached to no function it lowered stays.
-        let analysed = d.function.is_some_and(|f| {
-            let f = module.function(f);
-            f.not_analysed.is_none() && f.included_headers.is_empty()
+        // A directive of a header, of a function omplens does not analyse, whose body
+        // includes a header's statements or whose constructs pick a device (nothing would be
+        // synthesized in its place), or attached to no function it lowered stays.
+        let analysed = d.function.is_some_and(|id| {
+            let f = module.function(id);
+            f.not_analysed.is_none() && f.included_headers.is_empty() && !picks_device.contains(&id)
         });
         if kept_dirs.contains(&id) || d.origin.is_some() || !analysed {
             continue;

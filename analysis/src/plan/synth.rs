@@ -58,6 +58,21 @@ pub fn plan(module: &Module) -> Plan {
             }
             continue;
         }
+        if let Some(device) = super::device_named(module, i) {
+            if let Some(span) = f.name_span.or(f.span) {
+                out.diagnostics.push(PlanDiagnostic {
+                    unmapped: None,
+                    severity: crate::plan::Severity::Warning,
+                    span,
+                    message: format!(
+                        "`{}` is not rewritten: its constructs pick a device (`{device}`), and \
+                         a region omplens writes would map on the default device",
+                        f.name
+                    ),
+                });
+            }
+            continue;
+        }
         let ctx = FnCtx::new(module, i, &cfgs, &sums, &wrappers);
         if let Some(fp) = ctx.plan(&mut out.diagnostics) {
             out.functions.push(fp);

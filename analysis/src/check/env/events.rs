@@ -55,6 +55,11 @@ struct Kernel {
     /// Pointer members' data the kernel uses through local aliases, mapped by no clause of
     /// this function (see [`super::Unproven`]).
     unmapped_members: Vec<(usize, Span)>,
+    /// Data behind a pointer member of a struct variable the kernel uses (`t.val[i]`, or
+    /// `t.val` passed to a call), which no clause of this function maps through the member
+    /// (`t.val[0:n]`): the struct's own map copies the pointer, not what it points to, so
+    /// the kernel would follow a host address. The member expression's text, and the use.
+    unmapped_pointer_members: Vec<(String, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
     /// Scalars `lastprivate` on the combined construct that it writes (see
@@ -527,6 +532,62 @@ impl<'a> FnInterp<'a> {
         std::mem::take(&mut self.contexts)
     }
 
+    /// The pointer member of a struct variable whose data `a` reaches (`t.val[i]`, `*t.val`,
+    /// `t.val` passed to a call as a pointer), and how the program names it (`t.val`).
+    fn pointer_member_data(&self, a: &Access) -> Option<(String, String)> {
+        let Root::Var(v) = a.root else { return None };
+        if !matches!(
+            self.module.var(v).ty.referent().kind,
+            crate::ir::TypeKind::Record(_)
+        ) {
+            return None;
+        }
+        let passed = matches!(a.escape, Some(Escape::CallArg { index: Some(_), .. }));
+        let mut e = a.expr;
+        let mut through = false;
+        for _ in 0..32 {
+            match &self.func.expr(e).kind {
+                crate::ir::ExprKind::Subscript(b, _)
+                | crate::ir::ExprKind::Unary(crate::ir::UnaryOp::Deref, b) => {
+                    through = true;
+                    e = *b;
+                }
+                crate::ir::ExprKind::Cast(x) => e = *x,
+                crate::ir::ExprKind::Member { field, base, .. } => {
+                    let pointer = matches!(
+                        self.func.expr(e).class,
+                        TypeClass::Pointer | TypeClass::PointerToConst
+                    );
+                    // Directly on the variable (`t.val`), not through a nested member.
+                    let on_var = base.is_some_and(|b| {
+                        matches!(self.func.expr(self.func.strip_casts(b)).kind, crate::ir::ExprKind::Var(x) if x == v)
+                    });
+                    let name = format!("{}.{}", self.module.var(v).name, field);
+                    return (pointer && on_var && (through || passed))
+                        .then_some((field.clone(), name));
+                }
+                _ => return None,
+            }
+        }
+        None
+    }
+
+    /// Whether a map clause of this function maps data through the member `member` (an
+    /// item `t.val[0:n]`, `s->val[:n]`, or the expression `text` itself as a section).
+    fn maps_through_member(&self, member: &str, text: &str) -> bool {
+        let through = [
+            format!(".{member}["),
+            format!("->{member}["),
+            format!("{text}["),
+        ];
+        self.items.values().any(|it| {
+            it.maps.iter().any(|m| {
+                let t: String = m.text.chars().filter(|c| !c.is_whitespace()).collect();
+                through.iter().any(|p| t.contains(p.as_str()))
+            })
+        })
+    }
+
     fn object_of(&self, a: &Access) -> Option<Object> {
         match a.root {
             Root::This => match member_path(a) {
@@ -852,6 +913,7 @@ impl<'a> FnInterp<'a> {
                 implicit: Vec::new(),
                 pointers: Vec::new(),
                 unmapped_members: Vec::new(),
+                unmapped_pointer_members: Vec::new(),
                 lost: Vec::new(),
                 lost_lastprivate: Vec::new(),
                 implicit_firstprivate: Vec::new(),
@@ -936,6 +998,17 @@ impl<'a> FnInterp<'a> {
                     let at = self.func.stmt(node.stmt).span;
                     if node.exec != Exec::Device || !within(span, at) {
                         continue;
+                    }
+                    for a in &node.accesses {
+                        let Some((member, text)) = self.pointer_member_data(a) else {
+                            continue;
+                        };
+                        if !self.maps_through_member(&member, &text)
+                            && !k.unmapped_pointer_members.iter().any(|(t, _)| *t == text)
+                        {
+                            k.unmapped_pointer_members
+                                .push((text, self.func.expr(a.expr).span));
+                        }
                     }
                     for e in &self.events[b][n] {
                         let (obj, read, write, sp) = match e {
@@ -2243,6 +2316,14 @@ impl<'a> FnInterp<'a> {
             }
         }
         if self.report && !self.quiet {
+            for (name, span) in self.kernels[k].unmapped_pointer_members.clone() {
+                self.unproven.push(super::Unproven {
+                    func: self.id,
+                    site: super::UnprovenSite::Kernel(d),
+                    name,
+                    span,
+                });
+            }
             for (obj, span) in self.kernels[k].unmapped_members.clone() {
                 if st[obj].counts.may_be_zero() {
                     // The local alias's name (`input`), not `this->input_units`.
