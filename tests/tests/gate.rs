@@ -657,8 +657,9 @@ fn kernels_in_a_header_are_mapped_around_their_calls() {
 /// A kernel that reads arrays through a struct's pointer members, mapped by the programmer
 /// as `t.idx[:t.n_idx]` (XSBench's `SD.num_nucs[:SD.length_num_nucs]`, RSBench): `--replace`
 /// re-mapped only the struct (`map(to: t)`), which copies the pointers and not the data, and
-/// wrote that with exit 0 (on a GPU the kernel would follow host addresses). Those arrays are
-/// gaps now: nothing is written. Plain `fix` keeps the programmer's maps and completes.
+/// wrote that with exit 0 (on a GPU the kernel would follow host addresses). Now it keeps the
+/// programmer's maps through the members (data it cannot map itself); plain `fix` too. With no
+/// such map at all, the members' data are gaps and nothing is written.
 #[test]
 fn data_behind_a_structs_pointer_members_is_a_gap_unless_a_clause_maps_it() {
     let dir = tempfile::tempdir().unwrap();
@@ -670,17 +671,42 @@ fn data_behind_a_structs_pointer_members_is_a_gap_unless_a_clause_maps_it() {
     .unwrap();
     let path = program.to_str().unwrap();
     let o = fix(&["--replace", "-o", "-", path]);
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert_eq!(
+        o.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert!(
+        stdout.contains("map(to: t.idx[:t.n_idx]) map(to: t.val[:t.n_val])"),
+        "{stdout}"
+    );
+    // Without the programmer's maps through the members: gaps, nothing written.
+    let bare = std::fs::read_to_string(&program)
+        .unwrap()
+        .replace("map(to: t.idx[:t.n_idx]) map(to: t.val[:t.n_val]) ", "");
+    std::fs::write(&program, bare).unwrap();
+    let o = fix(&["-o", "-", path]);
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(1), "{stderr}");
     assert!(o.stdout.is_empty(), "nothing written");
     for member in ["t.idx", "t.val"] {
         assert!(
             stderr.contains(&format!(
-                "uses the data behind `{member}`, which no map of this function names"
+                "uses the data behind `{member}`, a pointer held in a struct, but no clause maps it through the member"
             )),
             "{stderr}"
         );
     }
+    std::fs::write(
+        &program,
+        std::fs::read_to_string(&program).unwrap().replace(
+            "map(from: out[:n])",
+            "map(to: t.idx[:t.n_idx]) map(to: t.val[:t.n_val]) map(from: out[:n])",
+        ),
+    )
+    .unwrap();
     let o = fix(&["-o", "-", path]);
     let stdout = String::from_utf8_lossy(&o.stdout);
     assert_eq!(

@@ -59,7 +59,7 @@ struct Kernel {
     /// `t.val` passed to a call), which no clause of this function maps through the member
     /// (`t.val[0:n]`): the struct's own map copies the pointer, not what it points to, so
     /// the kernel would follow a host address. The member expression's text, and the use.
-    unmapped_pointer_members: Vec<(String, Span)>,
+    unmapped_pointer_members: Vec<(crate::ir::VarId, String, Span)>,
     /// `firstprivate` scalars the kernel writes: first write.
     lost: Vec<(usize, Span)>,
     /// Scalars `lastprivate` on the combined construct that it writes (see
@@ -1003,11 +1003,15 @@ impl<'a> FnInterp<'a> {
                         let Some((member, text)) = self.pointer_member_data(a) else {
                             continue;
                         };
+                        let Root::Var(v) = a.root else { continue };
                         if !self.maps_through_member(&member, &text)
-                            && !k.unmapped_pointer_members.iter().any(|(t, _)| *t == text)
+                            && !k
+                                .unmapped_pointer_members
+                                .iter()
+                                .any(|(_, t, _)| *t == text)
                         {
                             k.unmapped_pointer_members
-                                .push((text, self.func.expr(a.expr).span));
+                                .push((v, text, self.func.expr(a.expr).span));
                         }
                     }
                     for e in &self.events[b][n] {
@@ -2316,7 +2320,27 @@ impl<'a> FnInterp<'a> {
             }
         }
         if self.report && !self.quiet {
-            for (name, span) in self.kernels[k].unmapped_pointer_members.clone() {
+            for (v, name, span) in self.kernels[k].unmapped_pointer_members.clone() {
+                // Reported as uncertain: the member may hold a device address
+                // (`omp_target_alloc`), or, for a struct a reference names, a caller may have
+                // mapped that one member with its data.
+                // (The rewrite gate takes the finding as a gap; without an object to report
+                // it on, the data is a gap of its own.)
+                if let Some(&obj) = self.index.get(&Object::Var(v)) {
+                    let s = st[obj].clone();
+                    self.fact(
+                        obj,
+                        span,
+                        stmt,
+                        false,
+                        &s,
+                        FactKind::Unmapped {
+                            kernel: d,
+                            member: Some(name.clone()),
+                        },
+                    );
+                    continue;
+                }
                 self.unproven.push(super::Unproven {
                     func: self.id,
                     site: super::UnprovenSite::Kernel(d),
@@ -2364,7 +2388,10 @@ impl<'a> FnInterp<'a> {
                     stmt,
                     s.counts.must_be_zero(),
                     &s,
-                    FactKind::Unmapped { kernel: d },
+                    FactKind::Unmapped {
+                        kernel: d,
+                        member: None,
+                    },
                 );
                 // Not mapped on some paths only: those are the finding, and what follows is
                 // judged on the others (not "stale on some paths" after a `target update`

@@ -90,9 +90,12 @@ pub enum FactKind {
         why: Option<Why>,
         kernel: DirId,
     },
-    /// Pointer data used by a kernel while not present.
+    /// Pointer data used by a kernel while not present. `member`: the data behind a pointer
+    /// member of a struct variable (`t.val`) that no clause maps through the member: the
+    /// struct's map copies the pointer, not its data.
     Unmapped {
         kernel: DirId,
+        member: Option<String>,
     },
     NeverExited {
         dir: DirId,

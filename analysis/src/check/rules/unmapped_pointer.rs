@@ -22,9 +22,30 @@ pub(super) const RULE: Rule = Rule {
 pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     for f in facts(cx, |f| matches!(f.kind, FactKind::Unmapped { .. })) {
-        let FactKind::Unmapped { kernel } = f.kind else {
+        let FactKind::Unmapped { kernel, member } = &f.kind else {
             continue;
         };
+        let kernel = *kernel;
+        if let Some(member) = member {
+            let mut x = finding(
+                RULE.code,
+                false,
+                f.span,
+                format!(
+                    "the kernel uses the data behind `{member}`, a pointer held in a struct, but no clause maps it through the member (`{member}[0:n]`): mapping `{}` copies the pointer, not its data, so the kernel follows a host address (unless `{member}` holds a device address)",
+                    f.name
+                ),
+            );
+            x.related.push(Related {
+                span: cx.module.directive(kernel).directive.span,
+                message: format!("kernel without a map clause for `{member}[...]`"),
+                header: None,
+            });
+            // (Already a warning; the struct's own note, "mapping `t` attaches no member",
+            // would only repeat this.)
+            out.push(x);
+            continue;
+        }
         // A parameter is judged by what its callers in this file pass.
         let callers = match &f.object {
             crate::check::env::Object::Var(v)

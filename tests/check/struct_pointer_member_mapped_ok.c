@@ -1,0 +1,36 @@
+// As struct_pointer_member_unmapped_bug.c, with the table's data mapped through its members
+// (`t.idx[0:t.n_idx]`, `t.val[0:t.n_val]`): the kernel's copies of the pointers are attached
+// to the device copies of the data. No finding.
+#include <stdio.h>
+#include <stdlib.h>
+
+typedef struct {
+  int *idx;
+  double *val;
+  int n_idx, n_val;
+} table;
+
+int main(void) {
+  table t;
+  t.n_idx = 1000;
+  t.n_val = 100;
+  t.idx = malloc(t.n_idx * sizeof(int));
+  t.val = malloc(t.n_val * sizeof(double));
+  for (int i = 0; i < t.n_idx; i++)
+    t.idx[i] = (i * 7) % t.n_val;
+  for (int i = 0; i < t.n_val; i++)
+    t.val[i] = 0.5 * i;
+  int n = t.n_idx;
+  double *out = malloc(n * sizeof(double));
+#pragma omp target teams distribute parallel for map(to: t.idx[0:t.n_idx], t.val[0:t.n_val]) map(from: out[0:n])
+  for (int i = 0; i < n; i++)
+    out[i] = t.val[t.idx[i]];
+  double s = 0.0;
+  for (int i = 0; i < n; i++)
+    s += out[i];
+  printf("%.1f\n", s);
+  free(t.idx);
+  free(t.val);
+  free(out);
+  return 0;
+}
