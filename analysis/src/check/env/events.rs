@@ -1004,6 +1004,12 @@ impl<'a> FnInterp<'a> {
                             continue;
                         };
                         let Root::Var(v) = a.root else { continue };
+                        // A struct the kernel declares, or one that is `declare target`,
+                        // lives on the device with whatever its members point to there.
+                        let var = self.module.var(v);
+                        if var.declare_target || var.span.is_some_and(|s| within(span, s)) {
+                            continue;
+                        }
                         if !self.maps_through_member(&member, &text)
                             && !k
                                 .unmapped_pointer_members
