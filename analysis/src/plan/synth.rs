@@ -40,35 +40,29 @@ pub fn plan(module: &Module) -> Plan {
         if f.not_analysed.is_some() || !f.in_main_file || g.exec == Exec::Device {
             continue;
         }
-        // Statements included from a header cannot be rewritten: nothing is planned there,
-        // and the function's own constructs stay as written.
-        if let Some(first) = f.included_headers.first() {
+        // Statements included from a header cannot be rewritten, and a region omplens
+        // writes has no `device` clause: nothing is planned there, and the function's own
+        // constructs stay as written.
+        let not_rewritten = match f.included_headers.first() {
+            Some(first) => Some(format!(
+                "its body includes statements of `{}` (an `#include` inside the function), \
+                 which omplens does not edit",
+                crate::ir::file_name(first)
+            )),
+            None => super::device_named(module, i).map(|device| {
+                format!(
+                    "its constructs pick a device (`{device}`), and a region omplens writes \
+                     would map on the default device"
+                )
+            }),
+        };
+        if let Some(why) = not_rewritten {
             if let Some(span) = f.name_span.or(f.span) {
                 out.diagnostics.push(PlanDiagnostic {
                     unmapped: None,
                     severity: crate::plan::Severity::Warning,
                     span,
-                    message: format!(
-                        "`{}` is not rewritten: its body includes statements of `{}` (an \
-                         `#include` inside the function), which omplens does not edit",
-                        f.name,
-                        crate::ir::file_name(first)
-                    ),
-                });
-            }
-            continue;
-        }
-        if let Some(device) = super::device_named(module, i) {
-            if let Some(span) = f.name_span.or(f.span) {
-                out.diagnostics.push(PlanDiagnostic {
-                    unmapped: None,
-                    severity: crate::plan::Severity::Warning,
-                    span,
-                    message: format!(
-                        "`{}` is not rewritten: its constructs pick a device (`{device}`), and \
-                         a region omplens writes would map on the default device",
-                        f.name
-                    ),
+                    message: format!("`{}` is not rewritten: {why}", f.name),
                 });
             }
             continue;

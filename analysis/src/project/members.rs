@@ -6,13 +6,13 @@
 //! Without a compile database, only a record defined in this file is judged (its stores are
 //! all here, unless another file defines a record of the same name).
 
-use super::{cache, memory_of, names_memoised, other_files, read_small, NameMemo};
+use super::{cache, identifiers_of, memory_of, other_files, read_small};
 use crate::frontend::SharedHeaders;
 use crate::ir::{ExprKind, Module, StmtKind, TypeClass};
 use crate::semantics::member_lengths::{self, Evidence};
 use std::collections::{BTreeSet, HashSet};
 use std::path::Path;
-use std::sync::{Arc, OnceLock};
+use std::sync::Arc;
 
 /// Sets `module.member_lengths` for the pointer members its kernels' functions read.
 /// Files parsed here use the system headers `shared` precompiled for a run, if given.
@@ -149,16 +149,5 @@ fn evidence_of(
         let mut module = Arc::unwrap_or_clone(lowered);
         super::attach_with(&mut module, cache_dir, shared);
         Some(member_lengths::evidence(&module))
-    })
-}
-
-/// The identifiers of `file`'s text.
-fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
-    static M: OnceLock<NameMemo> = OnceLock::new();
-    names_memoised(&M, file, |text| {
-        crate::text::scan::identifiers(text)
-            .into_iter()
-            .map(str::to_string)
-            .collect()
     })
 }

@@ -83,18 +83,47 @@ fn memory_of<T>(
 where
     T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
 {
+    remembered(
+        file,
+        text,
+        args,
+        cache_dir,
+        kind,
+        |_| true,
+        || make().map(|v| (v, true)),
+    )
+}
+
+/// [`memory_of`] for what stays right only while `valid` says so (a remembered or stored
+/// value it refuses is made again), and whose `make` says whether the value may go to disk.
+fn remembered<T>(
+    file: &Path,
+    text: &str,
+    args: &[String],
+    cache_dir: Option<&Path>,
+    kind: &'static str,
+    valid: impl Fn(&T) -> bool,
+    make: impl FnOnce() -> Option<(T, bool)>,
+) -> Option<Arc<T>>
+where
+    T: serde::Serialize + serde::de::DeserializeOwned + Send + Sync + 'static,
+{
     let key = cache::key(file, text, args);
     let slot = (file.to_path_buf(), key, kind);
     if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
         if let Ok(e) = e.downcast::<T>() {
-            return Some(e);
+            if valid(&e) {
+                return Some(e);
+            }
         }
     }
-    let value = match cache::load(cache_dir, key, kind) {
+    let value = match cache::load(cache_dir, key, kind).filter(|e| valid(e)) {
         Some(e) => e,
         None => {
-            let e = make()?;
-            cache::store(cache_dir, key, kind, &e);
+            let (e, to_disk) = make()?;
+            if to_disk {
+                cache::store(cache_dir, key, kind, &e);
+            }
             e
         }
     };
@@ -172,10 +201,7 @@ fn attach_keyed(
     let Some((resolver, candidates)) = other_files(module) else {
         return Vec::new();
     };
-    let names: HashSet<&str> = wanted
-        .iter()
-        .map(|(q, _)| q.rsplit("::").next().unwrap_or(q))
-        .collect();
+    let names = short_names(&wanted);
     let mut found: BTreeMap<Key, Option<ExternalSummary>> = BTreeMap::new();
     let mut read = Vec::new();
     for file in candidates {
@@ -275,42 +301,21 @@ fn exports_of(
         CUT.with(|c| c.set(true));
         return None;
     }
-    let key = cache::key(file, text, args);
-    let slot = (file.to_path_buf(), key, "");
     let valid = |s: &Stored| {
         s.deps
             .iter()
             .all(|(dep, k)| key_now(resolver, dep) == Some(*k))
     };
-    if let Some(e) = memory().lock().ok().and_then(|m| m.get(&slot).cloned()) {
-        if let Ok(e) = e.downcast::<Stored>() {
-            if valid(&e) {
-                return Some(e);
-            }
-        }
-    }
-    if let Some(e) = cache::load::<Stored>(cache_dir, key, "").filter(|e| valid(e)) {
-        let e = Arc::new(e);
-        if let Ok(mut m) = memory().lock() {
-            m.insert(slot, e.clone());
-        }
-        return Some(e);
-    }
-    SUMMARISING.with(|s| s.borrow_mut().push(file.to_path_buf()));
-    let outer_cut = CUT.with(|c| c.replace(false));
-    let made = summarize_file(file, text, args, cache_dir, shared);
-    let cut = CUT.with(|c| c.replace(outer_cut || c.get()));
-    SUMMARISING.with(|s| s.borrow_mut().pop());
-    let e = Arc::new(made?);
-    // A summary read with a cycle cut is kept for this process only: the next run, which
-    // may enter the cycle elsewhere, makes its own.
-    if !cut {
-        cache::store(cache_dir, key, "", &*e);
-    }
-    if let Ok(mut m) = memory().lock() {
-        m.insert(slot, e.clone());
-    }
-    Some(e)
+    remembered(file, text, args, cache_dir, "", valid, || {
+        SUMMARISING.with(|s| s.borrow_mut().push(file.to_path_buf()));
+        let outer_cut = CUT.with(|c| c.replace(false));
+        let made = summarize_file(file, text, args, cache_dir, shared);
+        let cut = CUT.with(|c| c.replace(outer_cut || c.get()));
+        SUMMARISING.with(|s| s.borrow_mut().pop());
+        // A summary read with a cycle cut is kept for this process only: the next run,
+        // which may enter the cycle elsewhere, makes its own.
+        Some((made?, !cut))
+    })
 }
 
 /// Whether `module` (lowered from `text`) may reach OpenMP code through its calls into
@@ -318,10 +323,7 @@ fn exports_of(
 /// file which may hold OpenMP defines, or that a file naming such a function defines, and
 /// so on. Only then is following its calls worth their parses: otherwise what the other
 /// files do is host code, which their prototypes already say well enough.
-fn reaches_offload(module: &Module, text: &str) -> bool {
-    let Some((resolver, candidates)) = other_files(module) else {
-        return false;
-    };
+fn reaches_offload(resolver: &Resolver, candidates: &[PathBuf], text: &str) -> bool {
     /// What [`reaches_offload`] reads of one file.
     struct Names {
         defined: Arc<HashSet<String>>,
@@ -336,7 +338,7 @@ fn reaches_offload(module: &Module, text: &str) -> bool {
                 defined: defined_names_of(f)?,
                 used: identifiers_of(f)?,
             };
-            reaching.push(holds_openmp(&resolver, f));
+            reaching.push(holds_openmp(resolver, f));
             Some(names)
         })
         .collect();
@@ -366,26 +368,29 @@ fn reaches_offload(module: &Module, text: &str) -> bool {
 
 /// The files of the project that may define one of `wanted` (a function `module` calls), with
 /// their keys.
-fn defining_files(module: &Module, wanted: &HashSet<Key>) -> Vec<(PathBuf, u64)> {
-    let Some((resolver, candidates)) = other_files(module) else {
-        return Vec::new();
-    };
-    let names: HashSet<&str> = wanted
+fn defining_files(
+    resolver: &Resolver,
+    candidates: &[PathBuf],
+    wanted: &HashSet<Key>,
+) -> Vec<(PathBuf, u64)> {
+    let names = short_names(wanted);
+    candidates
+        .iter()
+        .filter(|f| defined_names_of(f).is_some_and(|ids| names.iter().any(|n| ids.contains(*n))))
+        .filter_map(|f| Some((f.clone(), key_now(resolver, f)?)))
+        .collect()
+}
+
+/// The unqualified names of `wanted` (what a file's text shows of a definition).
+fn short_names(wanted: &HashSet<Key>) -> HashSet<&str> {
+    wanted
         .iter()
         .map(|(q, _)| q.rsplit("::").next().unwrap_or(q))
-        .collect();
-    candidates
-        .into_iter()
-        .filter(|f| defined_names_of(f).is_some_and(|ids| names.iter().any(|n| ids.contains(*n))))
-        .filter_map(|f| {
-            let k = key_now(&resolver, &f)?;
-            Some((f, k))
-        })
         .collect()
 }
 
 /// The identifiers of `file`'s text.
-fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
+pub(super) fn identifiers_of(file: &Path) -> Option<Arc<HashSet<String>>> {
     static M: OnceLock<NameMemo> = OnceLock::new();
     names_memoised(&M, file, |text| {
         crate::text::scan::identifiers(text)
@@ -439,8 +444,8 @@ fn summarize_file(
     let mut module = crate::frontend::lower_file_for_project(shared, file, text, args).ok()?;
     let mut deps = Vec::new();
     let wanted = wanted(&module);
-    if !wanted.is_empty() {
-        if reaches_offload(&module, text) {
+    if let Some((resolver, candidates)) = other_files(&module).filter(|_| !wanted.is_empty()) {
+        if reaches_offload(&resolver, &candidates, text) {
             let mut m = (*module).clone();
             deps = attach_keyed(&mut m, cache_dir, shared);
             module = Arc::new(m);
@@ -448,7 +453,7 @@ fn summarize_file(
             // Not followed: the files that define what it calls are still what the choice
             // was made on (one of them may gain OpenMP). (A change two files away is seen
             // when a file between changes, or in a new cache.)
-            deps = defining_files(&module, &wanted);
+            deps = defining_files(&resolver, &candidates, &wanted);
         }
     }
     let execs = crate::ir::device::classify(&module);
