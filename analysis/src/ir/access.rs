@@ -169,6 +169,11 @@ impl Collector<'_> {
         let d = depth + 1;
         let expr = self.func.expr(e);
         match &expr.kind {
+            // An array's name as a value decays to its address (`int *p = a;`): that reads
+            // no element, it goes where the address goes, as `&a[0]` does.
+            ExprKind::Var(_) if escape.is_none() && expr.class == TypeClass::Array => {
+                self.lvalue(e, ctx, Some(Escape::AddressTaken), d)
+            }
             ExprKind::Var(_)
             | ExprKind::Subscript(..)
             | ExprKind::Member { .. }

@@ -1877,10 +1877,22 @@ pub fn local_aliases(
             ExprKind::Var(v) => Some(vec![*v]),
             ExprKind::Cast(x) => root_of(func, *x, seen, depth + 1),
             ExprKind::Unary(UnaryOp::AddrOf, x) => match func.expr(*x).kind {
-                // `&a[k]`: into a's data; `&v` of a plain variable is not an alias of data.
+                // `&a[k]`: into a's data.
                 ExprKind::Subscript(b, _) => {
                     seen.push(*x);
                     root_of(func, b, seen, depth + 1)
+                }
+                // `&v` of a variable that is not a pointer (a scalar, a record, an array):
+                // its own storage, which is what its object is. (`&p` of a pointer is the
+                // pointer variable, not the data it points to.)
+                ExprKind::Var(v)
+                    if !matches!(
+                        func.expr(*x).class,
+                        TypeClass::Pointer | TypeClass::PointerToConst
+                    ) =>
+                {
+                    seen.push(*x);
+                    Some(vec![v])
                 }
                 // `&p->f`, `&a[k].f`: into the data of the object `p` points to.
                 ExprKind::Member {

@@ -2830,27 +2830,51 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
         ExprKind::Var(v) => Some(v),
         _ => None,
     };
+    // The root: the declaration's initializer, or else the first assignment (`p = a;` in a
+    // region, after `int *p;`); `only_copies_of` checks every other definition.
     let mut root = None;
-    let mut decl_at = 0;
+    let mut decl_at = u32::MAX;
     for st in &f.stmts {
         if let StmtKind::Decl(ds) = &st.kind {
             for (v, init) in ds {
                 if *v == x {
-                    root = Some(var_of((*init)?)?);
-                    decl_at = st.span.start;
+                    if let Some(i) = init {
+                        root = Some(var_of(*i)?);
+                        decl_at = st.span.start;
+                    }
                 }
             }
         }
     }
+    if root.is_none() {
+        let first = f
+            .exprs
+            .iter()
+            .filter_map(|ex| match &ex.kind {
+                ExprKind::Assign(None, l, r) if var_of(*l) == Some(x) => Some((ex.span.start, *r)),
+                _ => None,
+            })
+            .min_by_key(|(at, _)| *at)?;
+        root = Some(var_of(first.1)?);
+        decl_at = first.0;
+    }
     let root = root?;
+    if set_in_device_address_region(module, f, x) {
+        return None;
+    }
     let elem = |v: VarId| match &module.var(v).ty.referent().kind {
         TypeKind::Pointer(t) => t.size.filter(|s| *s > 0),
+        TypeKind::Array { element, .. } => element.size.filter(|s| *s > 0),
         _ => None,
     };
-    let stable = matches!(
-        module.var(root).storage,
-        crate::ir::Storage::Local | crate::ir::Storage::Parameter
-    ) && elem(root).is_some()
+    // An array is its own storage wherever it lives (it cannot be set to other storage).
+    let array = matches!(module.var(root).ty.referent().kind, TypeKind::Array { .. });
+    let stable = (array
+        || matches!(
+            module.var(root).storage,
+            crate::ir::Storage::Local | crate::ir::Storage::Parameter
+        ))
+        && elem(root).is_some()
         && elem(x).is_some()
         && only_copies_of(f, x, root)
         // `root` keeps the value it had at the copy: set (if at all) only before it.
@@ -2874,6 +2898,46 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
             _ => false,
         });
     stable.then(|| (root, elem(root) == elem(x)))
+}
+
+/// Some definition of `x` lies in a `target data` region with `use_device_ptr` or
+/// `use_device_addr`: there the other variable's name is its device address, so `x` is not a
+/// view of its host data.
+fn set_in_device_address_region(module: &Module, f: &crate::ir::Function, x: VarId) -> bool {
+    let Some(id) = module
+        .functions
+        .iter_enumerated()
+        .find_map(|(id, g)| std::ptr::eq(g, f).then_some(id))
+    else {
+        return false;
+    };
+    let regions: Vec<crate::ir::Span> = module
+        .directives
+        .iter()
+        .filter(|d| d.function == Some(id))
+        .filter(|d| {
+            d.directive.has_clause("use_device_ptr") || d.directive.has_clause("use_device_addr")
+        })
+        .filter_map(|d| d.governs.map(|s| f.stmt(s).span))
+        .collect();
+    if regions.is_empty() {
+        return false;
+    }
+    let inside = |s: crate::ir::Span| regions.iter().any(|r| r.start <= s.start && s.end <= r.end);
+    let is_x = |e: ExprId| {
+        let mut e = e;
+        while let ExprKind::Cast(y) = f.expr(e).kind {
+            e = y;
+        }
+        matches!(f.expr(e).kind, ExprKind::Var(y) if y == x)
+    };
+    f.exprs
+        .iter()
+        .any(|ex| matches!(&ex.kind, ExprKind::Assign(_, l, _) if is_x(*l)) && inside(ex.span))
+        || f.stmts.iter().any(|st| {
+            matches!(&st.kind, StmtKind::Decl(ds) if ds.iter().any(|(v, i)| *v == x && i.is_some()))
+                && inside(st.span)
+        })
 }
 
 /// Every definition of the local `x` in `f` is a copy of `var` (through casts), and there is

@@ -1121,20 +1121,30 @@ impl<'a> FnInterp<'a> {
                             .iter()
                             .any(|m| &m.object == o && m.section.is_some())
                     });
-                if items.firstprivate.contains(o) {
-                    // Named `firstprivate` by the programmer: the kernel's writes are meant to
-                    // stay private (a scratch copy), so the host's old value is not a lost
-                    // write (unlike an implicit firstprivate).
+                let scalar = is_scalar_var(self.module, o) && !dependent_pointer;
+                let defaults = &items.defaults;
+                if items.firstprivate.contains(o) || (scalar && defaults.scalars_firstprivate) {
+                    // Named `firstprivate` by the programmer (a clause, or `defaultmap` for
+                    // scalars): the kernel's writes are meant to stay private (a scratch
+                    // copy), so the host's old value is not a lost write (unlike an
+                    // implicit firstprivate).
                     k.untracked.insert(obj);
-                } else if is_scalar_var(self.module, o) && !dependent_pointer {
-                    let mapped = items.scalars_mapped || (combined && items.reductions.contains(o));
-                    if mapped {
-                        k.implicit
-                            .push(implicit_item(o, var.name.clone(), info, ty.size));
+                } else if scalar {
+                    let reduction = combined && items.reductions.contains(o);
+                    if let Some(map_type) =
+                        defaults.scalar_map.or(reduction.then_some(MapType::ToFrom))
+                    {
+                        k.implicit.push(implicit_item(
+                            o,
+                            var.name.clone(),
+                            info,
+                            ty.size,
+                            map_type,
+                        ));
                         // OpenMP maps a combined construct's lastprivate scalar `tofrom`;
                         // clang-19 does not copy it back.
-                        if let (false, true, Some(w)) =
-                            (items.scalars_mapped, items.lastprivate.contains(o), write)
+                        if let (None, true, Some(w)) =
+                            (defaults.scalar_map, items.lastprivate.contains(o), write)
                         {
                             k.lost_lastprivate.push((obj, w));
                         }
@@ -1147,9 +1157,16 @@ impl<'a> FnInterp<'a> {
                     }
                 } else if ty.is_pointer() || dependent_pointer {
                     k.pointers.push((obj, first));
+                } else if defaults.aggregates_private {
+                    k.untracked.insert(obj);
                 } else {
-                    k.implicit
-                        .push(implicit_item(o, var.name.clone(), info, ty.size));
+                    k.implicit.push(implicit_item(
+                        o,
+                        var.name.clone(),
+                        info,
+                        ty.size,
+                        defaults.aggregate_map.unwrap_or(MapType::ToFrom),
+                    ));
                 }
             }
             out.push(k);
@@ -3020,6 +3037,7 @@ fn implicit_item(
     name: String,
     info: &crate::ir::DirectiveInfo,
     size: Option<u64>,
+    map_type: MapType,
 ) -> MapItem {
     MapItem {
         object: o.clone(),
@@ -3027,7 +3045,7 @@ fn implicit_item(
         span: info.directive.name_span,
         clause: info.directive.span,
         clause_items: 0,
-        map_type: MapType::ToFrom,
+        map_type,
         always: false,
         section: None,
         bytes: size,

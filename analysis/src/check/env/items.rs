@@ -2,7 +2,7 @@
 //! items of `target update`, and the objects other data-sharing clauses take out of the
 //! implicit rules.
 
-use crate::ir::{BindingTarget, DirId, Module, Span, TypeKind};
+use crate::ir::{Binding, BindingTarget, DirId, Module, Span, TypeKind};
 use crate::pragma::{Accessor, ClauseKind, Expr, ListItem, MapModifier, MapType};
 use crate::semantics::constants::Values;
 use crate::semantics::symbolic::pragma_poly;
@@ -53,16 +53,62 @@ pub struct DirectiveItems {
     /// Objects in `is_device_ptr` or `has_device_addr`: the kernel uses their device data
     /// through a device address (from `use_device_ptr`/`use_device_addr`, or allocated there).
     pub device_addresses: Vec<Object>,
-    /// `defaultmap(tofrom: scalar)` (or `defaultmap(tofrom)`): scalars are mapped, not
-    /// firstprivate.
-    pub scalars_mapped: bool,
+    /// What the construct's `defaultmap` clauses make of the variables no clause names
+    /// (OpenMP 5.2 §5.8.7).
+    pub defaults: Defaults,
+}
+
+/// The implicit data-mapping rules of one construct after its `defaultmap` clauses.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Defaults {
+    /// Scalars are mapped with this type (`defaultmap(tofrom: scalar)`; `present` maps
+    /// `alloc` with the `present` modifier), not firstprivate.
+    pub scalar_map: Option<MapType>,
+    /// The programmer wrote that scalars are firstprivate (`defaultmap(firstprivate:
+    /// scalar)`, or `default`, whose scalar rule is firstprivate): a kernel's write to one is
+    /// meant to stay on the device, as with a `firstprivate` clause.
+    pub scalars_firstprivate: bool,
+    /// Arrays and records are mapped with this type instead of `tofrom`.
+    pub aggregate_map: Option<MapType>,
+    /// `defaultmap(firstprivate: aggregate)`: arrays and records are private copies.
+    pub aggregates_private: bool,
+}
+
+impl Defaults {
+    fn apply(&mut self, behavior: &str, category: Option<&str>) {
+        let map = match behavior {
+            "alloc" => Some(MapType::Alloc),
+            "to" => Some(MapType::To),
+            "from" => Some(MapType::From),
+            "tofrom" => Some(MapType::ToFrom),
+            // As if mapped `alloc` with the `present` modifier: the device copy is used, no
+            // copy either way (a missing one is a run-time error).
+            "present" => Some(MapType::Alloc),
+            _ => None,
+        };
+        let scalar = matches!(category, None | Some("scalar") | Some("all"));
+        let aggregate = matches!(category, None | Some("aggregate") | Some("all"));
+        if scalar {
+            match behavior {
+                "firstprivate" | "default" => self.scalars_firstprivate = true,
+                _ => self.scalar_map = map.or(self.scalar_map),
+            }
+        }
+        if aggregate {
+            match behavior {
+                "firstprivate" => self.aggregates_private = true,
+                _ => self.aggregate_map = map.or(self.aggregate_map),
+            }
+        }
+    }
 }
 
 /// The object a list item names, if it names one omplens follows.
-fn object_of(module: &Module, target: &BindingTarget, item: &ListItem) -> Option<Object> {
-    match target {
+fn object_of(module: &Module, binding: &Binding, item: &ListItem) -> Option<Object> {
+    match &binding.target {
         BindingTarget::Var(v) => Some(Object::Var(*v)),
-        BindingTarget::Member => Some(Object::Member(item.base.name.clone())),
+        // (The binding's name: a reference to a member names the member, `frontend::references`.)
+        BindingTarget::Member => Some(Object::Member(binding.name.clone())),
         BindingTarget::This => match item.path.first() {
             Some(Accessor::Member { name, .. }) => Some(Object::Member(name.name.clone())),
             _ => None,
@@ -113,7 +159,7 @@ pub fn directive_items_with(
         let Some(binding) = info.bindings.get(k) else {
             continue;
         };
-        let Some(object) = object_of(module, &binding.target, item) else {
+        let Some(object) = object_of(module, binding, item) else {
             continue;
         };
         let object = match &object {
@@ -208,13 +254,8 @@ pub fn directive_items_with(
     }
     for c in &d.clauses {
         if let ClauseKind::Defaultmap { behavior, category } = &c.kind {
-            let b = behavior.as_str();
-            let cat = category.map(|c| c.as_str());
-            if matches!(b, "tofrom" | "to" | "from" | "alloc")
-                && matches!(cat, None | Some("scalar") | Some("all"))
-            {
-                out.scalars_mapped = true;
-            }
+            out.defaults
+                .apply(behavior.as_str(), category.map(|c| c.as_str()));
         }
     }
     out

@@ -24,19 +24,39 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             &f.kind,
             FactKind::StaleHostRead {
                 why: Some(Why::LostScalar { .. })
+            } | FactKind::StaleDeviceRead {
+                why: Some(Why::LostScalar { .. }),
+                ..
             }
         )
     }) {
-        let FactKind::StaleHostRead {
-            why:
-                Some(Why::LostScalar {
-                    write,
-                    kernel,
-                    lastprivate,
-                }),
-        } = &f.kind
+        let (
+            FactKind::StaleHostRead {
+                why:
+                    Some(Why::LostScalar {
+                        write,
+                        kernel,
+                        lastprivate,
+                    }),
+            }
+            | FactKind::StaleDeviceRead {
+                why:
+                    Some(Why::LostScalar {
+                        write,
+                        kernel,
+                        lastprivate,
+                    }),
+                ..
+            }
+        ) = &f.kind
         else {
             continue;
+        };
+        // A later kernel that copies the scalar in reads the host's old value too.
+        let reader = if matches!(f.kind, FactKind::StaleDeviceRead { .. }) {
+            "by a kernel, copied from the host,"
+        } else {
+            "on the host"
         };
         // A combined construct's `lastprivate` scalar is mapped `tofrom` by OpenMP: the
         // program is right, and only compilers that keep the scalar firstprivate (clang-19
@@ -53,7 +73,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             )
         };
         let message = format!(
-            "`{}` is read on the host{} after the kernel at line {} wrote it{cause}",
+            "`{}` is read {reader}{} after the kernel at line {} wrote it{cause}",
             f.name,
             paths(f.certain),
             line(cx, *kernel)

@@ -22,7 +22,8 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
     let mut out = Vec::new();
     for f in facts(
         cx,
-        |f| matches!(&f.kind, FactKind::StaleDeviceRead { why, .. } if !matches!(why, Some(Why::Alloc { .. }))),
+        // A host value that a kernel's lost write left behind (OMP104's) is reported there.
+        |f| matches!(&f.kind, FactKind::StaleDeviceRead { why, .. } if !matches!(why, Some(Why::Alloc { .. } | Why::LostScalar { .. }))),
     ) {
         let FactKind::StaleDeviceRead { why, kernel } = &f.kind else {
             continue;
