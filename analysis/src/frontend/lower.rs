@@ -666,6 +666,8 @@ impl<'a> Lowerer<'a> {
         f.not_analysed = bodies.not_analysed;
         f.included_headers = bodies.included_files;
         f.origin = origin;
+        super::references::bind_references(&mut self.module, id);
+        let f = &mut self.module.functions[id];
         if let (Some(why), true) = (&f.not_analysed, bodies.included) {
             let message = format!("`{}` is not analysed: {why}", f.name);
             let span = f.name_span.or(f.span);

@@ -16,6 +16,7 @@ mod libclang;
 mod lower;
 mod macros;
 mod openmp_text;
+mod references;
 mod shared_headers;
 mod source;
 #[cfg(test)]
