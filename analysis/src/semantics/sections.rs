@@ -2846,7 +2846,7 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
             }
         }
     }
-    if root.is_none() {
+    if root.is_none() && module.var(x).storage == crate::ir::Storage::Local {
         let first = f
             .exprs
             .iter()
@@ -3389,4 +3389,51 @@ pub fn vector_view_length(module: &Module, func: FuncId, v: VarId) -> Option<Pol
         _ => false,
     });
     (!changed).then(|| Poly::atom(&format!("{text}.size()")))
+}
+
+#[cfg(test)]
+mod copy_root_tests {
+    use super::*;
+
+    fn module(text: &str) -> Module {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("copies.c");
+        std::fs::write(&path, text).unwrap();
+        crate::frontend::lower_file(&path, Some(text), &[]).unwrap()
+    }
+
+    fn root_of(m: &Module, func: &str, var: &str) -> Option<String> {
+        let (_, f) = m
+            .functions
+            .iter_enumerated()
+            .find(|(_, f)| f.name == func && f.has_body)
+            .unwrap();
+        let v = m
+            .vars
+            .iter_enumerated()
+            .find(|(_, v)| v.name == var)
+            .map(|(id, _)| id)
+            .unwrap();
+        copy_root(m, f, v).map(|(r, _)| m.var(r).name.clone())
+    }
+
+    #[test]
+    fn a_local_copy_by_assignment_or_of_an_array_has_a_root() {
+        let m = module(
+            "void f(int *a, int n) {\n  int grid[8];\n  int *p;\n  p = a;\n  int *q = grid;\n  p[0] = q[0] + n;\n}\n",
+        );
+        assert_eq!(root_of(&m, "f", "p").as_deref(), Some("a"));
+        assert_eq!(root_of(&m, "f", "q").as_deref(), Some("grid"));
+    }
+
+    #[test]
+    fn a_parameter_set_from_a_swap_temporary_is_no_copy() {
+        // `result = t;` does not make the parameter `result` a view of `t` for the whole
+        // function: it held the caller's buffer before (HeCBench hybridsort's swap).
+        let m = module(
+            "void f(float *orig, float *result, int n) {\n  for (int s = 0; s < n; s++) {\n    float *t = orig;\n    orig = result;\n    result = t;\n  }\n}\n",
+        );
+        assert_eq!(root_of(&m, "f", "result"), None);
+        assert_eq!(root_of(&m, "f", "orig"), None);
+    }
 }
