@@ -185,6 +185,9 @@ struct Constructs {
     /// ...): who waits for a task made inside them is not followed.
     nests: Vec<Span>,
     targets: Vec<Target>,
+    /// Host `task` constructs with their dependences: one ordered after the unfinished task
+    /// starts only when that task has finished.
+    tasks: Vec<(Span, Deps)>,
 }
 
 impl Constructs {
@@ -193,6 +196,7 @@ impl Constructs {
         let mut c = Constructs {
             nests: Vec::new(),
             targets: Vec::new(),
+            tasks: Vec::new(),
         };
         for n in g.blocks.iter().flat_map(|b| &b.nodes) {
             let (NodeKind::Enter(d) | NodeKind::Standalone(d)) = n.kind else {
@@ -209,6 +213,9 @@ impl Constructs {
                 });
             } else if matches!(n.kind, NodeKind::Enter(_)) {
                 c.nests.push(span);
+                if dir.kind == DirectiveKind::Task {
+                    c.tasks.push((span, deps_of(dir)));
+                }
             }
         }
         c
@@ -232,6 +239,15 @@ impl Constructs {
         self.targets
             .iter()
             .any(|t| contains(t.span, span) && ordered(deps, &t.deps))
+    }
+
+    /// `span` lies in a `task` whose dependences order it after a task with `deps`
+    /// (`task depend(in: a)` after `target ... depend(out: a) nowait`): it runs after that
+    /// task has finished, copies back included.
+    fn in_ordered_task(&self, span: Span, deps: &Deps) -> bool {
+        self.tasks
+            .iter()
+            .any(|(t, d)| contains(*t, span) && has_depend(d) && ordered(deps, d))
     }
 }
 
@@ -495,6 +511,9 @@ fn walk(
                 break;
             }
             let s = func.stmt(n.stmt).span;
+            if constructs.in_ordered_task(s, &origin.deps) {
+                continue;
+            }
             let ordered = constructs.in_ordered_construct(s, &origin.deps);
             for e in &evs[b][i] {
                 if reported.contains_key(&e.0) {
