@@ -6,7 +6,7 @@ use common::lower;
 use omplens_analysis::ir::cfg::{self, Exec};
 use omplens_analysis::ir::{FuncId, Module, StmtId, StmtKind, VarId};
 use omplens_analysis::semantics::sections::{
-    accessed_section, accessed_section_why, allocation_length, Section,
+    accessed_section, accessed_section_why, allocation_length, copy_root, Section,
 };
 use omplens_analysis::semantics::symbolic::Poly;
 use proptest::prelude::*;
@@ -925,4 +925,33 @@ fn an_index_of_hundreds_of_terms_is_not_bounded() {
     assert_eq!(line, 4);
     assert!(why.contains("expands to 256 terms"), "{why}");
     assert!(section(&m, "f", "b").is_some());
+}
+
+/// The variable `var` of `func` is a copy of (its root, by name).
+fn copy_root_of(m: &Module, func_name: &str, var_name: &str) -> Option<String> {
+    let f = func(m, func_name);
+    let v = var(m, f, var_name);
+    copy_root(m, m.function(f), v).map(|(r, _)| m.var(r).name.clone())
+}
+
+#[test]
+fn a_local_copy_by_assignment_or_of_an_array_has_a_root() {
+    let m = lower(
+        "copies.c",
+        "void f(int *a, int n) {\n  int grid[8];\n  int *p;\n  p = a;\n  int *q = grid;\n  p[0] = q[0] + n;\n}\n",
+    );
+    assert_eq!(copy_root_of(&m, "f", "p").as_deref(), Some("a"));
+    assert_eq!(copy_root_of(&m, "f", "q").as_deref(), Some("grid"));
+}
+
+#[test]
+fn a_parameter_set_from_a_swap_temporary_is_no_copy() {
+    // `result = t;` does not make the parameter `result` a view of `t` for the whole
+    // function: it held the caller's buffer before (HeCBench hybridsort's swap).
+    let m = lower(
+        "copies.c",
+        "void f(float *orig, float *result, int n) {\n  for (int s = 0; s < n; s++) {\n    float *t = orig;\n    orig = result;\n    result = t;\n  }\n}\n",
+    );
+    assert_eq!(copy_root_of(&m, "f", "result"), None);
+    assert_eq!(copy_root_of(&m, "f", "orig"), None);
 }

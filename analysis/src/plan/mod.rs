@@ -86,6 +86,18 @@ pub struct KernelClauses {
     pub written_scalars: Vec<String>,
     /// Map items of a lone kernel that gets no `target data` region.
     pub maps: Vec<MappedItem>,
+    /// Pointers to device memory (`omp_target_alloc`) the kernel uses: `is_device_ptr`.
+    pub device_pointers: Vec<String>,
+}
+
+impl KernelClauses {
+    /// Nothing to add to the kernel.
+    pub fn is_empty(&self) -> bool {
+        self.firstprivate.is_empty()
+            && self.written_scalars.is_empty()
+            && self.maps.is_empty()
+            && self.device_pointers.is_empty()
+    }
 }
 
 /// The `target data` region of one function.
@@ -269,6 +281,9 @@ impl Plan {
                 }
                 if !k.firstprivate.is_empty() {
                     clauses.push(clause("firstprivate", None, k.firstprivate.clone()));
+                }
+                if !k.device_pointers.is_empty() {
+                    clauses.push(clause("is_device_ptr", None, k.device_pointers.clone()));
                 }
                 if !clauses.is_empty() {
                     out.push(Insertion::AppendClauses {

@@ -108,6 +108,13 @@ fn function(out: &mut String, module: &Module, f: &FunctionPlan) {
                 k.firstprivate.join(", ")
             );
         }
+        if !k.device_pointers.is_empty() {
+            let _ = writeln!(
+                out,
+                "    is_device_ptr({}): pointers to device memory (omp_target_alloc)",
+                k.device_pointers.join(", ")
+            );
+        }
     }
 }
 

@@ -83,6 +83,11 @@ fn kernel_clause_names(k: &crate::plan::KernelClauses) -> String {
     let mut names: Vec<String> = k.maps.iter().map(|m| format!("`{}`", m.item)).collect();
     names.extend(k.written_scalars.iter().map(|s| format!("`{s}`")));
     names.extend(k.firstprivate.iter().map(|s| format!("firstprivate `{s}`")));
+    names.extend(
+        k.device_pointers
+            .iter()
+            .map(|s| format!("is_device_ptr `{s}`")),
+    );
     names.join(", ")
 }
 
@@ -250,7 +255,7 @@ impl<'a> FnCtx<'a> {
             fp.kernels = kernels
                 .iter()
                 .map(|k| self.kernel_clauses(*k))
-                .filter(|kc| !(kc.firstprivate.is_empty() && kc.written_scalars.is_empty()))
+                .filter(|kc| !kc.is_empty())
                 .collect();
             return (!fp.kernels.is_empty()).then_some(fp);
         }
@@ -299,8 +304,7 @@ impl<'a> FnCtx<'a> {
             if lone_kernel {
                 kc.maps = std::mem::take(&mut lone_maps);
             }
-            if !(kc.firstprivate.is_empty() && kc.written_scalars.is_empty() && kc.maps.is_empty())
-            {
+            if !kc.is_empty() {
                 let span = self.module.directive(kc.directive).directive.span;
                 if self.module.touches_macro_text(Span {
                     start: span.end,
@@ -650,8 +654,12 @@ impl<'a> FnCtx<'a> {
         // and `Row *rows = (Row *) data;`): the synthesis tracks copies per name, so a host
         // write through one name would leave the device copy made under another stale.
         let shared = self.shared_data(region);
+        // Device memory (`omp_target_alloc`) has no host copy to map: the kernels use its
+        // address as it is.
+        let device = crate::semantics::allocation::device_allocations(self.module, self.func);
         out.retain(|o| match o {
             Object::Member(m) => !programmer.1.contains(m),
+            Object::Var(v) if device.contains(v) => false,
             Object::Var(v) if shared.iter().any(|(x, ..)| x == v) => {
                 let Some((_, other, root)) = shared.iter().find(|(x, ..)| x == v) else {
                     return true;
@@ -1304,6 +1312,8 @@ impl<'a> FnCtx<'a> {
             .collect();
         let mut read = BTreeSet::new();
         let mut written = BTreeSet::new();
+        let device = crate::semantics::allocation::device_allocations(self.module, self.func);
+        let mut device_pointers = BTreeSet::new();
         for (i, evs) in self.events.iter().enumerate() {
             if !self.in_span(i, span) {
                 continue;
@@ -1314,6 +1324,12 @@ impl<'a> FnCtx<'a> {
                     continue;
                 }
                 let var = self.module.var(*v);
+                if device.contains(v) {
+                    if !named.contains(&var.name.as_str()) {
+                        device_pointers.insert(var.name.clone());
+                    }
+                    continue;
+                }
                 let constant =
                     var.ty.is_const && !matches!(var.storage, Storage::Local | Storage::Parameter);
                 if !var.ty.is_scalar()
@@ -1337,6 +1353,7 @@ impl<'a> FnCtx<'a> {
             firstprivate: read.difference(&written).cloned().collect(),
             written_scalars: written.into_iter().collect(),
             maps: Vec::new(),
+            device_pointers: device_pointers.into_iter().collect(),
         }
     }
 }

@@ -339,3 +339,65 @@ pub fn decode(e: &Encoded) -> Poly {
     }
     out
 }
+
+/// Functions that return memory of a device, which the host cannot access (OpenMP's
+/// `omp_target_alloc` and LLVM's device-only variant).
+const DEVICE_ALLOCATORS: &[&str] = &["omp_target_alloc", "llvm_omp_target_alloc_device"];
+
+/// The local pointers of `f` that only ever hold memory a device allocator returned
+/// (`int *d = (int *)omp_target_alloc(n, dev);`): device memory with no host copy, which
+/// the kernels reach by its device address and the host only through `omp_target_memcpy`.
+pub fn device_allocations(module: &Module, f: &Function) -> std::collections::HashSet<VarId> {
+    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
+        ExprKind::Call {
+            callee: Callee::Direct(c),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&module.function(*c).name.as_str()),
+        ExprKind::Call {
+            callee: Callee::Named(n),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
+        _ => false,
+    };
+    // Per local pointer: whether every definition seen so far is a device allocation.
+    let mut defs: BTreeMap<VarId, bool> = BTreeMap::new();
+    let mut note = |v: VarId, device: bool| {
+        let e = defs.entry(v).or_insert(true);
+        *e &= device;
+    };
+    for st in &f.stmts {
+        if let StmtKind::Decl(ds) = &st.kind {
+            for (v, init) in ds {
+                if let Some(i) = init {
+                    note(*v, allocates(*i));
+                }
+            }
+        }
+    }
+    for e in &f.exprs {
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                if let ExprKind::Var(v) = f.expr(f.strip_casts(*l)).kind {
+                    note(v, op.is_none() && allocates(*r));
+                }
+            }
+            // `&d` handed anywhere may set it to something else.
+            ExprKind::Unary(UnaryOp::AddrOf, x) => {
+                if let ExprKind::Var(v) = f.expr(*x).kind {
+                    note(v, false);
+                }
+            }
+            _ => {}
+        }
+    }
+    defs.into_iter()
+        .filter(|(v, all)| {
+            *all && {
+                let var = module.var(*v);
+                var.storage == crate::ir::Storage::Local
+                    && matches!(var.ty.referent().kind, TypeKind::Pointer(_))
+            }
+        })
+        .map(|(v, _)| v)
+        .collect()
+}

@@ -157,6 +157,8 @@ pub(super) struct FnInterp<'a> {
     data_args: HashMap<crate::ir::ExprId, (FuncId, usize)>,
     /// Callees that hand out an element of their object's storage (see [`Prep`]).
     accessors: std::collections::HashSet<FuncId>,
+    /// Local pointers to device memory only (see [`Prep`]).
+    device_memory: std::collections::HashSet<crate::ir::VarId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -196,6 +198,11 @@ pub(super) struct Prep {
     /// The functions it calls that hand out an element of their object's storage
     /// (`effects::returns_member_element`).
     accessors: std::collections::HashSet<FuncId>,
+    /// Local pointers that only hold device memory (`allocation::device_allocations`): no
+    /// host copy to be stale or valid, nothing for a map to copy. Their accesses are not
+    /// followed (a kernel reaches the memory by its address; the host, through
+    /// `omp_target_memcpy`).
+    device_memory: std::collections::HashSet<crate::ir::VarId>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -243,6 +250,7 @@ impl Prepared {
                 .filter(|c| crate::semantics::effects::returns_member_element(module, *c))
                 .collect(),
             items,
+            device_memory: crate::semantics::allocation::device_allocations(module, func),
             filled: g
                 .blocks
                 .indices()
@@ -323,6 +331,7 @@ impl<'a> FnInterp<'a> {
             container_view_sources: Default::default(),
             data_args: prep.data_args.clone(),
             accessors: prep.accessors.clone(),
+            device_memory: prep.device_memory.clone(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
@@ -727,6 +736,9 @@ impl<'a> FnInterp<'a> {
             }
         }
         for a in &n.accesses {
+            if matches!(a.root, Root::Var(v) if self.device_memory.contains(&v)) {
+                continue;
+            }
             // `row = &a[k]` takes an address: the accesses through `row` are a's.
             if matches!(a.escape, Some(Escape::AddressTaken))
                 && (self.aliases.sources.contains(&a.expr)
