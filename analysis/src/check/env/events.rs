@@ -127,6 +127,11 @@ pub(super) struct FnInterp<'a> {
     /// Exact exchanges ([`crate::semantics::effects::exact_swaps`]): after the statement, the
     /// two objects exchange their states (their groups are not in `swaps`).
     exchanges: HashMap<StmtId, (usize, usize)>,
+    /// Per `target data` region: the pairs of pointers an exact exchange inside it swapped
+    /// an odd number of times, once per run of the region (no loop of the region around the
+    /// exchange). Its end unmaps what each item's pointer held at the start, which the other
+    /// name holds by then.
+    region_exchanges: HashMap<DirId, Vec<(crate::ir::VarId, crate::ir::VarId)>>,
     contexts: HashMap<FuncId, BTreeMap<Object, ObjState>>,
     /// Objects whose entry state a caller's context gave.
     context_known: BTreeSet<usize>,
@@ -315,6 +320,7 @@ impl<'a> FnInterp<'a> {
             swaps: prep.swaps.clone(),
             in_swap: false,
             exchanges: HashMap::new(),
+            region_exchanges: HashMap::new(),
             filled: IndexVec::new(),
             contexts: HashMap::new(),
             context_known: BTreeSet::new(),
@@ -455,20 +461,72 @@ impl<'a> FnInterp<'a> {
                 failed.insert(g);
                 continue;
             };
-            if self.kernel_of(s.at).is_some() || !self.regions_map_alike(s) {
+            if self.kernel_of(s.at).is_some() {
                 failed.insert(g);
                 continue;
             }
-            ok.push((g, s.at, i, j));
+            let remap = if self.regions_map_alike(s) {
+                Vec::new()
+            } else {
+                match self.regions_run_once_around(s.at) {
+                    Some(regions) => regions,
+                    None => {
+                        failed.insert(g);
+                        continue;
+                    }
+                }
+            };
+            ok.push((g, s.at, i, j, remap, (s.a, s.b)));
         }
         let mut out = HashMap::new();
-        for (g, at, i, j) in ok {
+        for (g, at, i, j, remap, pair) in ok {
             if !failed.contains(&g) {
                 out.insert(at, (i, j));
                 self.swaps.retain(|_, h| *h != g);
+                for d in remap {
+                    let pairs = self.region_exchanges.entry(d).or_default();
+                    // Two exchanges of one pair in a region cancel out.
+                    match pairs
+                        .iter()
+                        .position(|p| *p == pair || *p == (pair.1, pair.0))
+                    {
+                        Some(k) => {
+                            pairs.remove(k);
+                        }
+                        None => pairs.push(pair),
+                    }
+                }
             }
         }
         out
+    }
+
+    /// The `target data` regions around `at` when `at` runs once per run of each (no loop
+    /// inside a region holds it); None when one of them repeats it (its parity at the region's
+    /// end is not known).
+    fn regions_run_once_around(&self, at: StmtId) -> Option<Vec<DirId>> {
+        let at_span = self.func.stmt(at).span;
+        let mut out = Vec::new();
+        for &d in self.items.keys() {
+            let info = self.module.directive(d);
+            let Some(body) = info.governs else { continue };
+            let body = self.func.stmt(body).span;
+            if !within(body, at_span) {
+                continue;
+            }
+            if info.directive.kind != DirectiveKind::TargetData {
+                return None;
+            }
+            let repeated = self.g.loops.iter().any(|l| {
+                let ls = self.func.stmt(l.stmt).span;
+                within(body, ls) && within(ls, at_span)
+            });
+            if repeated {
+                return None;
+            }
+            out.push(d);
+        }
+        Some(out)
     }
 
     /// Whether every `target data` region of the function around `s` maps its two pointers
@@ -1635,8 +1693,18 @@ impl<'a> FnInterp<'a> {
                         }
                         (DirectiveKind::TargetData, NodeKind::Exit(_))
                         | (DirectiveKind::TargetExitData, NodeKind::Standalone(_)) => {
+                            let swapped = self.region_exchanges.get(&d).cloned();
                             for (k, m) in merged_by_object(&items.maps).iter().enumerate().rev() {
-                                self.exit_item(st, m, d, stmt, host_loop, at(k, false));
+                                // What the item's pointer held at the region's start.
+                                let mut m = m.clone();
+                                for (a, b) in swapped.iter().flatten() {
+                                    if m.object == Object::Var(*a) {
+                                        m.object = Object::Var(*b);
+                                    } else if m.object == Object::Var(*b) {
+                                        m.object = Object::Var(*a);
+                                    }
+                                }
+                                self.exit_item(st, &m, d, stmt, host_loop, at(k, false));
                             }
                         }
                         (DirectiveKind::TargetUpdate, NodeKind::Standalone(_)) => {
