@@ -2830,6 +2830,7 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
         ExprKind::Var(v) => Some(v),
         _ => None,
     };
+    let source_of = |e: ExprId| copied_variable(f, e);
     // The root: the declaration's initializer, or else the first assignment (`p = a;` in a
     // region, after `int *p;`); `only_copies_of` checks every other definition.
     let mut root = None;
@@ -2839,7 +2840,7 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
             for (v, init) in ds {
                 if *v == x {
                     if let Some(i) = init {
-                        root = Some(var_of(*i)?);
+                        root = Some(source_of(*i)?);
                         decl_at = st.span.start;
                     }
                 }
@@ -2855,7 +2856,7 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
                 _ => None,
             })
             .min_by_key(|(at, _)| *at)?;
-        root = Some(var_of(first.1)?);
+        root = Some(source_of(first.1)?);
         decl_at = first.0;
     }
     let root = root?;
@@ -2942,6 +2943,29 @@ fn set_in_device_address_region(module: &Module, f: &crate::ir::Function, x: Var
 
 /// Every definition of the local `x` in `f` is a copy of `var` (through casts), and there is
 /// at least one.
+/// The variable whose storage `e` starts at: `v` itself (through casts; an array decays to
+/// its start), or `&v[0]`.
+fn copied_variable(f: &crate::ir::Function, e: ExprId) -> Option<VarId> {
+    match f.expr(f.strip_casts(e)).kind {
+        ExprKind::Var(v) => Some(v),
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match f.expr(x).kind {
+            ExprKind::Subscript(b, i)
+                if matches!(
+                    f.expr(f.strip_casts(i)).kind,
+                    ExprKind::Int { value: Some(0), .. }
+                ) =>
+            {
+                match f.expr(f.strip_casts(b)).kind {
+                    ExprKind::Var(v) => Some(v),
+                    _ => None,
+                }
+            }
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
 fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
     let strip = |mut e: ExprId| {
         while let ExprKind::Cast(y) = f.expr(e).kind {
@@ -2949,7 +2973,8 @@ fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
         }
         e
     };
-    let is = |e: ExprId, v: VarId| matches!(f.expr(strip(e)).kind, ExprKind::Var(y) if y == v);
+    let is_x = |e: ExprId, v: VarId| matches!(f.expr(strip(e)).kind, ExprKind::Var(y) if y == v);
+    let is = |e: ExprId, v: VarId| copied_variable(f, e) == Some(v);
     let mut any = false;
     for st in &f.stmts {
         if let StmtKind::Decl(ds) = &st.kind {
@@ -2966,15 +2991,15 @@ fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
     }
     for ex in f.exprs.iter() {
         match &ex.kind {
-            ExprKind::Assign(None, l, r) if is(*l, x) => {
+            ExprKind::Assign(None, l, r) if is_x(*l, x) => {
                 if !is(*r, var) {
                     return false;
                 }
                 any = true;
             }
-            ExprKind::Assign(Some(_), l, _) if is(*l, x) => return false,
-            ExprKind::Unary(op, y) if op.is_increment() && is(*y, x) => return false,
-            ExprKind::Unary(UnaryOp::AddrOf, y) if is(*y, x) => return false,
+            ExprKind::Assign(Some(_), l, _) if is_x(*l, x) => return false,
+            ExprKind::Unary(op, y) if op.is_increment() && is_x(*y, x) => return false,
+            ExprKind::Unary(UnaryOp::AddrOf, y) if is_x(*y, x) => return false,
             _ => {}
         }
     }

@@ -174,8 +174,11 @@ pub fn directive_items_with(
         // analyses follow `d`'s accesses to `h` when no clause names it separately). When
         // `h` points to elements of another size (rows of a 2-D array), the section's bounds
         // are not in `h`'s units: the item maps `h`'s data, bounds unknown.
+        // (A bare pointer, `map(to: p)`, maps the pointer variable itself, not its data.)
         let (object, same_units) = match (&object, info.function) {
-            (Object::Var(v), Some(f)) if names_local_pointer => {
+            (Object::Var(v), Some(f))
+                if names_local_pointer && item.sections().next().is_some() =>
+            {
                 match crate::semantics::sections::copy_root(module, module.function(f), *v) {
                     Some((root, same)) => (Object::Var(root), same),
                     None => (object.clone(), true),

@@ -129,6 +129,22 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if !(below || above) {
             continue;
         }
+        // A kernel's item inside the section an enclosing `target data` region of the
+        // function already mapped allocates nothing: the kernel reaches the region's storage
+        // (`map(A[0:10])` around `map(A[3:7])` using `A[2]`). Judged by the region's section
+        // then. (An item reaching outside it is an invalid extension, reported as before.)
+        let within = |inner: &Section, outer: &Section| {
+            outer.lower.sub(&inner.lower).as_const().is_some_and(|d| d <= 0)
+                && inner.end().sub(&outer.end()).as_const().is_some_and(|d| d <= 0)
+        };
+        if !m.allocates
+            && kind.is_offload_kernel()
+            && enclosing_sections(cx, m, &values)
+                .iter()
+                .any(|s| within(&mapped, s) && within(&used, s))
+        {
+            continue;
+        }
         let name = &cx.module.var(*v).name;
         let mut x = finding(
             RULE.code,
@@ -167,6 +183,56 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         out.push(x);
     }
     out
+}
+
+/// The sections of `m`'s object that the `target data` regions around `m`'s construct (in
+/// its function) map, where their bounds are known.
+fn enclosing_sections(
+    cx: &Context,
+    m: &crate::check::env::Mapping,
+    values: &crate::semantics::constants::Values,
+) -> Vec<Section> {
+    let func = cx.module.function(m.func);
+    let at = cx.module.directive(m.dir).directive.span;
+    cx.facts
+        .mappings
+        .iter()
+        .filter(|r| r.func == m.func && r.item.object == m.item.object && r.dir != m.dir)
+        .filter_map(|r| {
+            let info = cx.module.directive(r.dir);
+            if info.directive.kind != DirectiveKind::TargetData {
+                return None;
+            }
+            let body = func.stmt(info.governs?).span;
+            if !(body.start <= at.start && at.end <= body.end) {
+                return None;
+            }
+            let (lower, length) = match &r.item.section {
+                Some((lower, Some(length))) => (
+                    match lower {
+                        Some(e) => pragma_poly(e, values)?,
+                        None => Poly::constant(0),
+                    },
+                    pragma_poly(length, values)?,
+                ),
+                // The whole of an array of known length (`map(tofrom: A)`).
+                None => match (&r.item.object, &r.item.section) {
+                    (Object::Var(v), None) => match cx.module.var(*v).ty.kind {
+                        crate::ir::TypeKind::Array { len: Some(n), .. } => {
+                            (Poly::constant(0), Poly::constant(n as i64))
+                        }
+                        _ => return None,
+                    },
+                    _ => return None,
+                },
+                _ => return None,
+            };
+            Some(Section::new(
+                substitute(&lower, values),
+                substitute(&length, values),
+            ))
+        })
+        .collect()
 }
 
 /// The kernels of `func` that run on what `target enter data` `dir` mapped: those after it in
