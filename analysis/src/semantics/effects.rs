@@ -609,19 +609,6 @@ impl FunctionFacts {
                 {
                     continue;
                 }
-                // A scalar member of the object read or set by value (`a` in `y = a * x;`): the
-                // member, which a caller maps by name (`map(to: a)` around a kernel calling
-                // this method), as the interpretation names it.
-                if let (Root::This, [crate::ir::access::PathElem::Member(f)], None) =
-                    (a.root, member_path_of(a), &a.escape)
-                {
-                    if !matches!(
-                        func.expr(a.expr).class,
-                        crate::ir::TypeClass::Pointer | crate::ir::TypeClass::PointerToConst
-                    ) {
-                        members.push((f.to_string(), Effect::access(a.kind, in_kernel)));
-                    }
-                }
                 if let Some(f) = member_data(a) {
                     // A library member call on the member: a query (`v.size()`) touches no
                     // element, a mutator (`v.clear()`, `v.resize(n)`) writes without reading.
@@ -822,16 +809,11 @@ fn touches_outside_data(module: &Module, a: &Access, target: Target) -> bool {
 
 /// The member whose data an access reaches (`this->v[i]`, `m.v[i]`, `p->v[i]`, `v.data()`
 /// on a member `v`), if any: a member followed by more of the path, or passed to a call.
-/// The access path after a leading `this->` dereference.
-fn member_path_of(a: &Access) -> &[crate::ir::access::PathElem] {
-    match a.path.first() {
+pub fn member_data(a: &Access) -> Option<&str> {
+    let path = match a.path.first() {
         Some(crate::ir::access::PathElem::Deref) => &a.path[1..],
         _ => &a.path[..],
-    }
-}
-
-pub fn member_data(a: &Access) -> Option<&str> {
-    let path = member_path_of(a);
+    };
     match path.first() {
         Some(crate::ir::access::PathElem::Member(f)) if path.len() > 1 || a.escape.is_some() => {
             Some(f)
