@@ -286,3 +286,57 @@ fn a_fill_over_begin_and_end_is_a_write_in_every_standard() {
         assert!(found.is_empty(), "{std}: {found:?}");
     }
 }
+
+#[test]
+fn a_pointer_the_kernel_sets_before_using_needs_no_map() {
+    // (Not a tests/check program: the oracle reports a captured pointer it cannot find as
+    // unmapped, although the kernel never follows the host's value.)
+    let src = "#include <stdlib.h>
+int main(void) {
+  int out[64];
+  int *tmp;
+#pragma omp target map(from: out)
+  {
+    tmp = (int *)malloc(64 * sizeof(int));
+    for (int i = 0; i < 64; i++)
+      tmp[i] = i;
+    for (int i = 0; i < 64; i++)
+      out[i] = tmp[i];
+    free(tmp);
+  }
+  return out[3];
+}
+";
+    assert!(
+        !codes(src).iter().any(|(_, c, _)| *c == "OMP103"),
+        "{:?}",
+        codes(src)
+    );
+    // Used before the kernel sets it: the host's pointer, not mapped.
+    let used_first = src.replace(
+        "    tmp = (int *)malloc(64 * sizeof(int));\n",
+        "    out[0] = tmp[0];\n    tmp = (int *)malloc(64 * sizeof(int));\n",
+    );
+    assert!(
+        codes(&used_first).iter().any(|(_, c, _)| *c == "OMP103"),
+        "{:?}",
+        codes(&used_first)
+    );
+    // Set from itself (`p = &p[1]`, HeCBench stencil3d's block offset): still the mapped
+    // data, which the kernel writes (no OMP205 on the copy back).
+    let offset = "void f(double *p, int n) {
+#pragma omp target data map(tofrom: p[0:n])
+#pragma omp target
+  {
+    p = &p[1];
+    for (int i = 0; i < n - 1; i++)
+      p[i] = i;
+  }
+}
+";
+    assert!(
+        !codes(offset).iter().any(|(_, c, _)| *c == "OMP205"),
+        "{:?}",
+        codes(offset)
+    );
+}

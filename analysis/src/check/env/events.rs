@@ -1226,7 +1226,13 @@ impl<'a> FnInterp<'a> {
                         }
                     }
                 } else if ty.is_pointer() || dependent_pointer {
-                    k.pointers.push((obj, first));
+                    if self.set_first_in(*v, span) {
+                        // The kernel gives the pointer its value before anything else uses it
+                        // (`p = malloc(...)` on the device): its data is the kernel's own.
+                        k.untracked.insert(obj);
+                    } else {
+                        k.pointers.push((obj, first));
+                    }
                 } else if defaults.aggregates_private {
                     k.untracked.insert(obj);
                 } else {
@@ -1243,6 +1249,30 @@ impl<'a> FnInterp<'a> {
         }
         out.sort_by_key(|k| k.span.start);
         out
+    }
+
+    /// The first mention of the pointer `v` inside `span` (text order) is a plain assignment
+    /// to it from something that does not mention it: the code in `span` sets the pointer
+    /// before it uses it (`p = malloc(...)`, not `p = &p[k]`).
+    fn set_first_in(&self, v: crate::ir::VarId, span: Span) -> bool {
+        let mentions: Vec<(crate::ir::ExprId, Span)> = self
+            .func
+            .exprs
+            .iter_enumerated()
+            .filter(|(_, e)| {
+                matches!(e.kind, crate::ir::ExprKind::Var(x) if x == v) && within(span, e.span)
+            })
+            .map(|(id, e)| (id, e.span))
+            .collect();
+        let Some(&(first, _)) = mentions.iter().min_by_key(|(_, s)| s.start) else {
+            return false;
+        };
+        self.func.exprs.iter().any(|e| {
+            matches!(e.kind, crate::ir::ExprKind::Assign(None, l, _) if self.func.strip_casts(l) == first)
+                && mentions
+                    .iter()
+                    .all(|(id, s)| *id == first || !within(e.span, *s))
+        })
     }
 
     fn kernel_of(&self, stmt: StmtId) -> Option<&Kernel> {
