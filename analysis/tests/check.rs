@@ -340,3 +340,26 @@ int main(void) {
         codes(offset)
     );
 }
+
+#[test]
+fn device_memory_read_back_with_omp_target_memcpy_is_no_host_read() {
+    // (Not a tests/check program: without `is_device_ptr` the oracle reports the kernel's
+    // pointer to device memory as unmapped; tests/check/target_alloc_scratch_ok.c has it.)
+    let src = "#include <omp.h>
+#include <stdlib.h>
+int main(void) {
+  int dev = omp_get_default_device(), host = omp_get_initial_device();
+  int *d = (int *)omp_target_alloc(64 * sizeof(int), dev);
+  int *h = (int *)malloc(64 * sizeof(int));
+#pragma omp target defaultmap(firstprivate: pointer)
+  for (int i = 0; i < 64; i++)
+    d[i] = i;
+  omp_target_memcpy(h, d, 64 * sizeof(int), 0, 0, host, dev);
+  int r = h[63];
+  omp_target_free(d, dev);
+  free(h);
+  return r;
+}
+";
+    assert!(codes(src).is_empty(), "{:?}", codes(src));
+}

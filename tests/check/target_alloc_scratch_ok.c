@@ -1,5 +1,5 @@
 // Device memory from `omp_target_alloc` has no host copy: the kernel uses its address
-// (`defaultmap(firstprivate: pointer)` passes the address as it is), and the host gets the
+// (`is_device_ptr`), and the host gets the
 // results with `omp_target_memcpy`, which reads the device's memory, not the host's.
 // (Without OpenMP the program uses host memory, for the sequential reference.)
 #include <stdio.h>
@@ -20,7 +20,7 @@ int main(void) {
 #else
   double *scratch = (double *)malloc(N * sizeof(double));
 #endif
-#pragma omp target teams distribute parallel for map(to: a) defaultmap(firstprivate: pointer)
+#pragma omp target teams distribute parallel for map(to: a) is_device_ptr(scratch)
   for (int i = 0; i < N; i++)
     scratch[i] = 2.0 * a[i];
 #ifdef _OPENMP
