@@ -712,6 +712,7 @@ impl<'a> FnInterp<'a> {
             .exprs
             .first()
             .map_or(self.func.stmt(n.stmt).span, |e| span_of(*e));
+        let own_object_calls = own_object_calls(self.module, self.func, &n.exprs);
         for callee in calls_in(self.func, &n.exprs) {
             let mut globals: Vec<(crate::ir::VarId, Effect)> = self.sums[callee]
                 .globals
@@ -759,6 +760,27 @@ impl<'a> FnInterp<'a> {
                     callee_object: Some(Object::Member(m)),
                     may: false,
                 });
+            }
+            // A method of this object called on it (`at(x, i)` in a method) reads or sets the
+            // scalar members a clause here maps by name (`map(to: alpha)`). Only here, for the
+            // object's own members: the summaries do not carry scalar members, which would
+            // pass by name to every caller whatever the object.
+            if own_object_calls.contains(&callee) {
+                for (m, e) in own_scalar_members(self.module, callee) {
+                    let o = Object::Member(m);
+                    if !self.index.contains_key(&o) {
+                        continue;
+                    }
+                    let obj = self.track(&o);
+                    evs.push(Event::Call {
+                        obj,
+                        callee,
+                        effect: e,
+                        span: call_span,
+                        callee_object: Some(o),
+                        may: false,
+                    });
+                }
             }
             // Globals the callee only maps or unmaps (no access): the call still changes them.
             for o in self
@@ -3140,6 +3162,95 @@ fn runs_once(module: &Module, func: &Function, l: &crate::ir::cfg::Loop) -> bool
     l.kind == crate::ir::cfg::LoopKind::Do
         || l.exec == crate::ir::cfg::Exec::Device
         || constant_trips(module, func, l.stmt).is_some()
+}
+
+/// The methods called in the expression trees `roots` on the calling method's own object
+/// (`at(x, i)`, `this->at(x, i)`); none outside a method.
+fn own_object_calls(
+    module: &Module,
+    func: &Function,
+    roots: &[crate::ir::ExprId],
+) -> BTreeSet<FuncId> {
+    use crate::ir::{Callee, ExprKind};
+    let mut out = BTreeSet::new();
+    if !func.is_method {
+        return out;
+    }
+    let mut stack: Vec<crate::ir::ExprId> = roots.to_vec();
+    let mut guard = 0usize;
+    while let Some(e) = stack.pop() {
+        guard += 1;
+        if guard > 100_000 {
+            break;
+        }
+        let kind = &func.expr(e).kind;
+        if let ExprKind::Call {
+            callee: Callee::Direct(f),
+            receiver,
+            ..
+        } = kind
+        {
+            let on_this = receiver
+                .is_none_or(|r| matches!(func.expr(func.strip_casts(r)).kind, ExprKind::This));
+            if on_this && module.function(*f).is_method && module.function(*f).has_body {
+                out.insert(*f);
+            }
+        }
+        stack.extend(crate::ir::device::expr_children(kind));
+    }
+    out
+}
+
+/// The scalar members (not pointers) method `callee` reads or sets by value on its own object
+/// (`alpha` in `return alpha * x[i];`), with the effect where the method runs.
+fn own_scalar_members(module: &Module, callee: FuncId) -> Vec<(String, Effect)> {
+    use crate::ir::ExprKind;
+    let f = module.function(callee);
+    let mut found: BTreeMap<String, Effect> = BTreeMap::new();
+    // Member expressions set by an assignment (`total = 0;`).
+    let assigned: BTreeSet<crate::ir::ExprId> = f
+        .exprs
+        .iter()
+        .filter_map(|e| match e.kind {
+            ExprKind::Assign(_, l, _) => Some(f.strip_casts(l)),
+            _ => None,
+        })
+        .collect();
+    // Member expressions that are the base of another access (`v[i]`, `s.x`): not a value.
+    let bases: BTreeSet<crate::ir::ExprId> = f
+        .exprs
+        .iter()
+        .filter_map(|e| match e.kind {
+            ExprKind::Subscript(b, _) => Some(f.strip_casts(b)),
+            ExprKind::Member { base: Some(b), .. } => Some(f.strip_casts(b)),
+            _ => None,
+        })
+        .collect();
+    for (id, e) in f.exprs.iter_enumerated() {
+        let ExprKind::Member { base, field, .. } = &e.kind else {
+            continue;
+        };
+        let on_this = base.is_none_or(|b| matches!(f.expr(f.strip_casts(b)).kind, ExprKind::This));
+        if !on_this
+            || bases.contains(&id)
+            || matches!(
+                e.class,
+                TypeClass::Pointer | TypeClass::PointerToConst | TypeClass::Array
+            )
+        {
+            continue;
+        }
+        let kind = if assigned.contains(&id) {
+            crate::ir::access::AccessKind::ReadWrite
+        } else {
+            crate::ir::access::AccessKind::Read
+        };
+        found
+            .entry(field.clone())
+            .or_default()
+            .merge(Effect::access(kind, false));
+    }
+    found.into_iter().collect()
 }
 
 fn implicit_item(
