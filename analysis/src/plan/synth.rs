@@ -135,6 +135,9 @@ struct FnCtx<'a> {
     wrappers: &'a IndexVec<FuncId, bool>,
     /// Pointers declared again inside as an outer pointer's view (`effects::shadowed_aliases`).
     shadowed: std::collections::HashMap<VarId, VarId>,
+    /// Local pointers to device memory only (`allocation::device_allocations`): never mapped,
+    /// `is_device_ptr` on the kernels that use them.
+    device: std::collections::HashSet<VarId>,
 }
 
 /// The region chosen for a function: sibling statements `range` (one or more).
@@ -186,6 +189,7 @@ impl<'a> FnCtx<'a> {
             dep_node,
             wrappers,
             shadowed: crate::semantics::effects::shadowed_aliases(module, func),
+            device: crate::semantics::allocation::device_allocations(module, func),
         }
     }
 
@@ -654,12 +658,11 @@ impl<'a> FnCtx<'a> {
         // and `Row *rows = (Row *) data;`): the synthesis tracks copies per name, so a host
         // write through one name would leave the device copy made under another stale.
         let shared = self.shared_data(region);
-        // Device memory (`omp_target_alloc`) has no host copy to map: the kernels use its
-        // address as it is.
-        let device = crate::semantics::allocation::device_allocations(self.module, self.func);
         out.retain(|o| match o {
             Object::Member(m) => !programmer.1.contains(m),
-            Object::Var(v) if device.contains(v) => false,
+            // Device memory (`omp_target_alloc`) has no host copy to map: the kernels use its
+            // address as it is.
+            Object::Var(v) if self.device.contains(v) => false,
             Object::Var(v) if shared.iter().any(|(x, ..)| x == v) => {
                 let Some((_, other, root)) = shared.iter().find(|(x, ..)| x == v) else {
                     return true;
@@ -1312,7 +1315,6 @@ impl<'a> FnCtx<'a> {
             .collect();
         let mut read = BTreeSet::new();
         let mut written = BTreeSet::new();
-        let device = crate::semantics::allocation::device_allocations(self.module, self.func);
         let mut device_pointers = BTreeSet::new();
         for (i, evs) in self.events.iter().enumerate() {
             if !self.in_span(i, span) {
@@ -1324,7 +1326,7 @@ impl<'a> FnCtx<'a> {
                     continue;
                 }
                 let var = self.module.var(*v);
-                if device.contains(v) {
+                if self.device.contains(v) {
                     if !named.contains(&var.name.as_str()) {
                         device_pointers.insert(var.name.clone());
                     }

@@ -2820,13 +2820,7 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
 /// whether a section of `x` counts in the root's units. A clause naming `x` then maps the
 /// root's data from its start, in units of `x`'s elements.
 pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(VarId, bool)> {
-    let strip = |mut e: ExprId| {
-        while let ExprKind::Cast(y) = f.expr(e).kind {
-            e = y;
-        }
-        e
-    };
-    let var_of = |e: ExprId| match f.expr(strip(e)).kind {
+    let var_of = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
         ExprKind::Var(v) => Some(v),
         _ => None,
     };
@@ -2925,13 +2919,7 @@ fn set_in_device_address_region(module: &Module, f: &crate::ir::Function, x: Var
         return false;
     }
     let inside = |s: crate::ir::Span| regions.iter().any(|r| r.start <= s.start && s.end <= r.end);
-    let is_x = |e: ExprId| {
-        let mut e = e;
-        while let ExprKind::Cast(y) = f.expr(e).kind {
-            e = y;
-        }
-        matches!(f.expr(e).kind, ExprKind::Var(y) if y == x)
-    };
+    let is_x = |e: ExprId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(y) if y == x);
     f.exprs
         .iter()
         .any(|ex| matches!(&ex.kind, ExprKind::Assign(_, l, _) if is_x(*l)) && inside(ex.span))
@@ -2967,13 +2955,8 @@ fn copied_variable(f: &crate::ir::Function, e: ExprId) -> Option<VarId> {
 }
 
 fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
-    let strip = |mut e: ExprId| {
-        while let ExprKind::Cast(y) = f.expr(e).kind {
-            e = y;
-        }
-        e
-    };
-    let is_x = |e: ExprId, v: VarId| matches!(f.expr(strip(e)).kind, ExprKind::Var(y) if y == v);
+    let is_x =
+        |e: ExprId, v: VarId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(y) if y == v);
     let is = |e: ExprId, v: VarId| copied_variable(f, e) == Some(v);
     let mut any = false;
     for st in &f.stmts {

@@ -724,6 +724,18 @@ fn effect_at(e: effects::Effect, call_on_device: bool) -> Vec<(bool, bool, bool)
 
 /// Functions called directly in the expression trees `roots`.
 pub(crate) fn calls_in(func: &crate::ir::Function, roots: &[crate::ir::ExprId]) -> Vec<FuncId> {
+    direct_calls(func, roots)
+        .into_iter()
+        .map(|(f, _)| f)
+        .collect()
+}
+
+/// The direct calls in the expression trees `roots`: the callee and the receiver expression
+/// of a member call (None for a plain call or an implicit `this`).
+pub(crate) fn direct_calls(
+    func: &crate::ir::Function,
+    roots: &[crate::ir::ExprId],
+) -> Vec<(FuncId, Option<crate::ir::ExprId>)> {
     let mut out = Vec::new();
     let mut stack: Vec<crate::ir::ExprId> = roots.to_vec();
     let mut guard = 0usize;
@@ -735,10 +747,11 @@ pub(crate) fn calls_in(func: &crate::ir::Function, roots: &[crate::ir::ExprId]) 
         let kind = &func.expr(e).kind;
         if let crate::ir::ExprKind::Call {
             callee: crate::ir::Callee::Direct(f),
+            receiver,
             ..
         } = kind
         {
-            out.push(*f);
+            out.push((*f, *receiver));
         }
         stack.extend(device::expr_children(kind));
     }

@@ -3171,34 +3171,22 @@ fn own_object_calls(
     func: &Function,
     roots: &[crate::ir::ExprId],
 ) -> BTreeSet<FuncId> {
-    use crate::ir::{Callee, ExprKind};
-    let mut out = BTreeSet::new();
     if !func.is_method {
-        return out;
+        return BTreeSet::new();
     }
-    let mut stack: Vec<crate::ir::ExprId> = roots.to_vec();
-    let mut guard = 0usize;
-    while let Some(e) = stack.pop() {
-        guard += 1;
-        if guard > 100_000 {
-            break;
-        }
-        let kind = &func.expr(e).kind;
-        if let ExprKind::Call {
-            callee: Callee::Direct(f),
-            receiver,
-            ..
-        } = kind
-        {
-            let on_this = receiver
-                .is_none_or(|r| matches!(func.expr(func.strip_casts(r)).kind, ExprKind::This));
-            if on_this && module.function(*f).is_method && module.function(*f).has_body {
-                out.insert(*f);
-            }
-        }
-        stack.extend(crate::ir::device::expr_children(kind));
-    }
-    out
+    crate::semantics::validity::direct_calls(func, roots)
+        .into_iter()
+        .filter(|(f, receiver)| {
+            receiver.is_none_or(|r| {
+                matches!(
+                    func.expr(func.strip_casts(r)).kind,
+                    crate::ir::ExprKind::This
+                )
+            }) && module.function(*f).is_method
+                && module.function(*f).has_body
+        })
+        .map(|(f, _)| f)
+        .collect()
 }
 
 /// The scalar members (not pointers) method `callee` reads or sets by value on its own object
