@@ -10,7 +10,15 @@ use super::{
 };
 
 /// C library functions that receive a pointer without touching the data behind it.
-pub const NO_DATA_ACCESS: &[&str] = &["free", "omp_target_free"];
+pub const NO_DATA_ACCESS: &[&str] = &[
+    "free",
+    "omp_target_free",
+    "omp_free",
+    // The OpenMP runtime's questions about an address: no data is touched.
+    "omp_target_is_present",
+    "omp_target_is_accessible",
+    "omp_get_mapped_ptr",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum AccessKind {
@@ -388,7 +396,15 @@ impl Collector<'_> {
             // template): formatted output writes only through `%n`, which nobody passes data
             // arrays to.
             if printed_from.is_some_and(|k| i >= k) {
-                self.visit_depth(a, AccessKind::Read, None, d);
+                // (An element's address, `%p` of `&a[i]`: only its index is read.)
+                match self.printed_address(a) {
+                    Some(index) => {
+                        if let Some(i) = index {
+                            self.visit_depth(i, AccessKind::Read, None, d);
+                        }
+                    }
+                    None => self.visit_depth(a, AccessKind::Read, None, d),
+                }
                 continue;
             }
             let param_ty = params
@@ -436,6 +452,25 @@ impl Collector<'_> {
                 }
                 None => self.visit_depth(a, AccessKind::Read, None, d),
             }
+        }
+    }
+
+    /// A printed argument that is the address of a variable or of an element of an array
+    /// variable or of a pointer variable's data (`&x`, `&a[i]`, through casts): printing it
+    /// reads no data. Some(the subscript's index, if any); None for any other argument.
+    fn printed_address(&self, a: ExprId) -> Option<Option<ExprId>> {
+        let ExprKind::Unary(UnaryOp::AddrOf, x) = &self.func.expr(self.func.strip_casts(a)).kind
+        else {
+            return None;
+        };
+        match &self.func.expr(*x).kind {
+            ExprKind::Var(_) => Some(None),
+            ExprKind::Subscript(base, index)
+                if matches!(self.func.expr(*base).kind, ExprKind::Var(_)) =>
+            {
+                Some(Some(*index))
+            }
+            _ => None,
         }
     }
 

@@ -401,3 +401,71 @@ pub fn device_allocations(module: &Module, f: &Function) -> std::collections::Ha
         .map(|(v, _)| v)
         .collect()
 }
+
+/// The pointer members of local structs that only ever hold memory a device allocator
+/// returned (`v.data = (double *)omp_target_alloc(bytes, dev);`), as (struct, member): like
+/// [`device_allocations`], for a struct the function owns whose address is never taken (a
+/// callee given `&v` may set the member to anything).
+pub fn device_member_allocations(
+    module: &Module,
+    f: &Function,
+) -> std::collections::HashSet<(VarId, String)> {
+    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
+        ExprKind::Call {
+            callee: Callee::Direct(c),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&module.function(*c).name.as_str()),
+        ExprKind::Call {
+            callee: Callee::Named(n),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
+        _ => false,
+    };
+    // `v.m` directly on a local struct variable.
+    let member_of = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
+        ExprKind::Member {
+            base: Some(b),
+            field,
+            arrow: false,
+        } => match f.expr(f.strip_casts(*b)).kind {
+            ExprKind::Var(v) => Some((v, field.clone())),
+            _ => None,
+        },
+        _ => None,
+    };
+    let var_of = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    let mut defs: BTreeMap<(VarId, String), bool> = BTreeMap::new();
+    let mut spoiled: std::collections::HashSet<VarId> = std::collections::HashSet::new();
+    for e in &f.exprs {
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                if let Some(m) = member_of(*l) {
+                    let device = op.is_none() && allocates(*r);
+                    *defs.entry(m).or_insert(true) &= device;
+                } else if let Some(v) = var_of(*l) {
+                    // The whole struct assigned: its members are whatever the other held.
+                    spoiled.insert(v);
+                }
+            }
+            ExprKind::Unary(UnaryOp::AddrOf, x) => {
+                if let Some(v) = var_of(*x).or_else(|| member_of(*x).map(|(v, _)| v)) {
+                    spoiled.insert(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    defs.into_iter()
+        .filter(|((v, _), all)| {
+            *all && !spoiled.contains(v) && {
+                let var = module.var(*v);
+                var.storage == crate::ir::Storage::Local
+                    && matches!(var.ty.kind, TypeKind::Record(_))
+            }
+        })
+        .map(|(m, _)| m)
+        .collect()
+}

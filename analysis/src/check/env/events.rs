@@ -7,7 +7,7 @@ use super::*;
 use crate::ir::access::{Access, Escape, Root};
 use crate::ir::cfg::Node;
 use crate::ir::{Function, IndexVec, StmtKind, Storage, TypeClass};
-use crate::pragma::{DirectiveKind, Leaf};
+use crate::pragma::{Accessor, DirectiveKind, Leaf};
 use crate::semantics::effects::Effect;
 use crate::semantics::sections::Section;
 use crate::semantics::symbolic::Poly;
@@ -164,6 +164,8 @@ pub(super) struct FnInterp<'a> {
     accessors: std::collections::HashSet<FuncId>,
     /// Local pointers to device memory only (see [`Prep`]).
     device_memory: std::collections::HashSet<crate::ir::VarId>,
+    /// Members of local structs that hold device memory only (see [`Prep`]).
+    device_members: std::collections::HashSet<(crate::ir::VarId, String)>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -208,6 +210,9 @@ pub(super) struct Prep {
     /// followed (a kernel reaches the memory by its address; the host, through
     /// `omp_target_memcpy`).
     device_memory: std::collections::HashSet<crate::ir::VarId>,
+    /// Pointer members of local structs that only hold device memory
+    /// (`allocation::device_member_allocations`): what they point to is not the struct's.
+    device_members: std::collections::HashSet<(crate::ir::VarId, String)>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -256,6 +261,7 @@ impl Prepared {
                 .collect(),
             items,
             device_memory: crate::semantics::allocation::device_allocations(module, func),
+            device_members: crate::semantics::allocation::device_member_allocations(module, func),
             filled: g
                 .blocks
                 .indices()
@@ -338,6 +344,7 @@ impl<'a> FnInterp<'a> {
             data_args: prep.data_args.clone(),
             accessors: prep.accessors.clone(),
             device_memory: prep.device_memory.clone(),
+            device_members: prep.device_members.clone(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
@@ -641,6 +648,18 @@ impl<'a> FnInterp<'a> {
 
     /// Whether a map clause of this function maps data through the member `member` (an
     /// item `t.val[0:n]`, `s->val[:n]`, or the expression `text` itself as a section).
+    /// An access of the data behind a struct's member that holds device memory
+    /// (`v.data[i]` after `v.data = omp_target_alloc(...)`): not the struct's data.
+    fn through_device_member(&self, a: &Access) -> bool {
+        let Root::Var(v) = a.root else { return false };
+        match a.path.as_slice() {
+            [crate::ir::access::PathElem::Member(m), _, ..] => {
+                self.device_members.contains(&(v, m.clone()))
+            }
+            _ => false,
+        }
+    }
+
     fn maps_through_member(&self, member: &str, text: &str) -> bool {
         let through = [
             format!(".{member}["),
@@ -649,7 +668,13 @@ impl<'a> FnInterp<'a> {
         ];
         self.items.values().any(|it| {
             it.maps.iter().any(|m| {
-                let t: String = m.text.chars().filter(|c| !c.is_whitespace()).collect();
+                let t: String = m
+                    .through_mapper
+                    .as_deref()
+                    .unwrap_or(&m.text)
+                    .chars()
+                    .filter(|c| !c.is_whitespace())
+                    .collect();
                 through.iter().any(|p| t.contains(p.as_str()))
             })
         })
@@ -782,12 +807,11 @@ impl<'a> FnInterp<'a> {
                     });
                 }
             }
-            // Globals the callee only maps or unmaps (no access): the call still changes them.
-            for o in self
-                .exits
-                .unmapped
-                .get(&callee)
+            // Globals the callee only maps or unmaps (no access): the call still changes them
+            // (an `exit data` of its own shows only when the data is mapped at its entry).
+            for o in [&self.exits.unmapped, &self.exits.mapped]
                 .into_iter()
+                .filter_map(|t| t.get(&callee))
                 .flat_map(|t| t.keys())
             {
                 if let Object::Var(v) = o {
@@ -819,6 +843,20 @@ impl<'a> FnInterp<'a> {
             if matches!(a.root, Root::Var(v) if self.device_memory.contains(&v)) {
                 continue;
             }
+            // (The data behind a member holding device memory is not the struct's: the
+            // access reads the member, the address.)
+            let through_member;
+            let a = if self.through_device_member(a) {
+                through_member = Access {
+                    path: a.path[..1].to_vec(),
+                    kind: crate::ir::access::AccessKind::Read,
+                    escape: None,
+                    ..a.clone()
+                };
+                &through_member
+            } else {
+                a
+            };
             // `row = &a[k]` takes an address: the accesses through `row` are a's.
             if matches!(a.escape, Some(Escape::AddressTaken))
                 && (self.aliases.sources.contains(&a.expr)
@@ -988,6 +1026,7 @@ impl<'a> FnInterp<'a> {
 
     fn find_kernels(&self) -> Vec<Kernel> {
         let mut out = Vec::new();
+        let mappers = super::mappers::mappers(self.module);
         for (&d, items) in &self.items {
             let info = self.module.directive(d);
             if !info.directive.kind.is_offload_kernel() {
@@ -1102,7 +1141,23 @@ impl<'a> FnInterp<'a> {
                         if var.declare_target || var.span.is_some_and(|s| within(span, s)) {
                             continue;
                         }
+                        // (A struct the kernel maps implicitly maps its members as its
+                        // type's default mapper says.)
+                        let by_mapper = || {
+                            super::mappers::for_var(self.module, &mappers, v, None).is_some_and(
+                                |m| {
+                                    m.items.iter().any(|(i, _, _)| {
+                                        i.base.name == m.var
+                                            && i.has_sections()
+                                            && matches!(i.path.first(),
+                                                Some(Accessor::Member { name, .. }) if name.name == member)
+                                    })
+                                },
+                            )
+                        };
                         if !self.maps_through_member(&member, &text)
+                            && !by_mapper()
+                            && !self.device_members.contains(&(v, member.clone()))
                             && !k
                                 .unmapped_pointer_members
                                 .iter()
@@ -1258,13 +1313,35 @@ impl<'a> FnInterp<'a> {
                 } else if defaults.aggregates_private {
                     k.untracked.insert(obj);
                 } else {
-                    k.implicit.push(implicit_item(
-                        o,
-                        var.name.clone(),
-                        info,
-                        ty.size,
-                        defaults.aggregate_map.unwrap_or(MapType::ToFrom),
-                    ));
+                    let map_type = defaults.aggregate_map.unwrap_or(MapType::ToFrom);
+                    let mapper = super::mappers::for_var(self.module, &mappers, *v, None)
+                        .filter(|m| m.items.iter().any(|(i, _, _)| i.base.name == m.var));
+                    match mapper {
+                        // Mapped as its type's default mapper says: one item per item of
+                        // the mapper (they merge into one for the object).
+                        Some(m) => {
+                            for (i, t, always) in
+                                m.items.iter().filter(|(i, _, _)| i.base.name == m.var)
+                            {
+                                let mut item = implicit_item(
+                                    o,
+                                    var.name.clone(),
+                                    info,
+                                    ty.size.filter(|_| i.is_plain_variable()),
+                                    super::mappers::combine(map_type, *t),
+                                );
+                                item.always = *always;
+                                k.implicit.push(item);
+                            }
+                        }
+                        None => k.implicit.push(implicit_item(
+                            o,
+                            var.name.clone(),
+                            info,
+                            ty.size,
+                            map_type,
+                        )),
+                    }
                 }
             }
             out.push(k);
@@ -3258,6 +3335,7 @@ fn implicit_item(
         always: false,
         section: None,
         bytes: size,
+        through_mapper: None,
     }
 }
 

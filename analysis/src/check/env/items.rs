@@ -15,7 +15,8 @@ pub struct MapItem {
     /// The item as written (`a[0:n]`).
     pub text: String,
     pub span: Span,
-    /// The whole `map(...)` clause, and how many items it has.
+    /// The whole `map(...)` clause, and how many items it has (0 for an implicit map and for
+    /// an item a mapper stands for: no fix edits those).
     pub clause: Span,
     pub clause_items: usize,
     pub map_type: MapType,
@@ -23,6 +24,9 @@ pub struct MapItem {
     /// The first array section: lower bound and length as written.
     pub section: Option<(Option<Expr>, Option<Expr>)>,
     pub bytes: Option<u64>,
+    /// For an item a mapper stands for: the mapper's item as applied to the clause's
+    /// (`s.val[0:s.n]` for `map(tofrom: s)`); `text` is the clause's item as written.
+    pub through_mapper: Option<String>,
 }
 
 #[derive(Clone, Debug)]
@@ -155,104 +159,138 @@ pub fn directive_items_with(
             &computed
         }
     };
-    for (k, (clause, item)) in d.clause_items().enumerate() {
+    let mappers = super::mappers::mappers(module);
+    for (k, (clause, written)) in d.clause_items().enumerate() {
         let Some(binding) = info.bindings.get(k) else {
             continue;
         };
-        let Some(object) = object_of(module, binding, item) else {
-            continue;
-        };
-        let object = match &object {
-            Object::Var(v) => members
-                .get(v)
-                .map_or(object.clone(), |m| Object::Member(m.clone())),
-            _ => object,
-        };
-        // (The object the item names, whose units its bounds are in.)
-        let named = object.clone();
-        // `double *d = (double *)h;` then `map(to: d[0:n])`: the data is `h`'s (the
-        // analyses follow `d`'s accesses to `h` when no clause names it separately). When
-        // `h` points to elements of another size (rows of a 2-D array), the section's bounds
-        // are not in `h`'s units: the item maps `h`'s data, bounds unknown.
-        // (A bare pointer, `map(to: p)`, maps the pointer variable itself, not its data.)
-        let (object, same_units) = match (&object, info.function) {
-            (Object::Var(v), Some(f))
-                if names_local_pointer && item.sections().next().is_some() =>
-            {
-                match crate::semantics::sections::copy_root(module, module.function(f), *v) {
-                    Some((root, same)) => (Object::Var(root), same),
-                    None => (object.clone(), true),
-                }
-            }
-            _ => (object, true),
-        };
-        // `declare target` data lives on the device for the whole program.
-        if matches!(object, Object::Var(v) if module.var(v).declare_target) {
-            continue;
-        }
-        let text = module
-            .text(source, item.span)
-            .unwrap_or(&item.base.name)
-            .to_string();
-        let bytes = item_bytes(module, if same_units { &object } else { &named }, item);
-        match &clause.kind {
-            ClauseKind::Map {
-                modifiers,
-                map_type,
-                items,
-            } => out.maps.push(MapItem {
-                object,
-                text,
-                span: item.span,
-                clause: clause.span,
-                clause_items: items.len(),
-                map_type: map_type.unwrap_or(MapType::ToFrom),
-                always: modifiers.contains(&MapModifier::Always),
-                section: item.sections().next().map(|s| match s {
-                    Accessor::Section { lower, length, .. } if same_units => {
-                        (lower.clone(), length.clone())
+        // A map or motion item with a mapper stands for the mapper's items (one each).
+        for (item, mapper_type, mapper_always) in
+            with_mapper(module, &mappers, binding, clause, written)
+        {
+            let item = &item;
+            let Some(object) = object_of(module, binding, item) else {
+                continue;
+            };
+            let object = match &object {
+                Object::Var(v) => members
+                    .get(v)
+                    .map_or(object.clone(), |m| Object::Member(m.clone())),
+                _ => object,
+            };
+            // (The object the item names, whose units its bounds are in.)
+            let named = object.clone();
+            // `double *d = (double *)h;` then `map(to: d[0:n])`: the data is `h`'s (the
+            // analyses follow `d`'s accesses to `h` when no clause names it separately). When
+            // `h` points to elements of another size (rows of a 2-D array), the section's bounds
+            // are not in `h`'s units: the item maps `h`'s data, bounds unknown.
+            // (A bare pointer, `map(to: p)`, maps the pointer variable itself, not its data.)
+            let (object, same_units) = match (&object, info.function) {
+                (Object::Var(v), Some(f))
+                    if names_local_pointer && item.sections().next().is_some() =>
+                {
+                    match crate::semantics::sections::copy_root(module, module.function(f), *v) {
+                        Some((root, same)) => (Object::Var(root), same),
+                        None => (object.clone(), true),
                     }
-                    _ => (None, None),
+                }
+                _ => (object, true),
+            };
+            // `declare target` data lives on the device for the whole program.
+            if matches!(object, Object::Var(v) if module.var(v).declare_target) {
+                continue;
+            }
+            // (A mapper's item is not written at the clause: the clause's item names it,
+            // and its own text is kept beside.)
+            let text = module
+                .text(source, item.span)
+                .unwrap_or(&item.base.name)
+                .to_string();
+            let through_mapper = mapper_type.map(|_| item.to_string());
+            // (A mapper's member item: its bytes are not the variable's.)
+            let bytes = match mapper_type {
+                Some(_) if !item.is_plain_variable() => None,
+                _ => item_bytes(module, if same_units { &object } else { &named }, item),
+            };
+            match &clause.kind {
+                ClauseKind::Map {
+                    modifiers,
+                    map_type,
+                    items,
+                } => out.maps.push(MapItem {
+                    object,
+                    text,
+                    span: item.span,
+                    clause: clause.span,
+                    // (None for a mapper's item: no fix edits the clause's map type, which
+                    // the mapper's own types combine with.)
+                    clause_items: if mapper_type.is_some() {
+                        0
+                    } else {
+                        items.len()
+                    },
+                    map_type: match mapper_type {
+                        Some(t) => super::mappers::combine(map_type.unwrap_or(MapType::ToFrom), t),
+                        None => map_type.unwrap_or(MapType::ToFrom),
+                    },
+                    always: modifiers.contains(&MapModifier::Always) || mapper_always,
+                    section: item.sections().next().map(|s| match s {
+                        Accessor::Section { lower, length, .. } if same_units => {
+                            (lower.clone(), length.clone())
+                        }
+                        _ => (None, None),
+                    }),
+                    bytes,
+                    through_mapper: through_mapper.clone(),
                 }),
-                bytes,
-            }),
-            ClauseKind::To { .. } | ClauseKind::From { .. } => out.motions.push(MotionItem {
-                object,
-                text,
-                span: item.span,
-                to_device: matches!(clause.kind, ClauseKind::To { .. }),
-                bytes,
-            }),
-            ClauseKind::Reduction { .. } => {
-                out.reductions.push(object.clone());
-                out.other.push(object);
+                // A mapper's item updates in the direction of its own map type.
+                ClauseKind::To { .. } | ClauseKind::From { .. }
+                    if mapper_type.is_some_and(|t| {
+                        let to = matches!(clause.kind, ClauseKind::To { .. });
+                        !matches!(
+                            (to, t),
+                            (true, MapType::To | MapType::ToFrom)
+                                | (false, MapType::From | MapType::ToFrom)
+                        )
+                    }) => {}
+                ClauseKind::To { .. } | ClauseKind::From { .. } => out.motions.push(MotionItem {
+                    object,
+                    text,
+                    span: item.span,
+                    to_device: matches!(clause.kind, ClauseKind::To { .. }),
+                    bytes,
+                }),
+                ClauseKind::Reduction { .. } => {
+                    out.reductions.push(object.clone());
+                    out.other.push(object);
+                }
+                ClauseKind::Private(_) => {
+                    out.private.push(object.clone());
+                    out.other.push(object);
+                }
+                ClauseKind::Firstprivate(_) => {
+                    out.private.push(object.clone());
+                    out.firstprivate.push(object.clone());
+                    out.other.push(object);
+                }
+                ClauseKind::IsDevicePtr(_) | ClauseKind::HasDeviceAddr(_) => {
+                    out.device_addresses.push(object.clone());
+                    out.other.push(object);
+                }
+                // `shared` names the kernel's own (mapped) copy: nothing private about it.
+                ClauseKind::Shared(_) => {}
+                // Task dependences order the construct; they do not touch the data environment
+                // (the kernel's `a` in `depend(out: a[0])` is still its mapped `a`).
+                ClauseKind::Depend { .. } => {}
+                // On a combined construct with `target`, a lastprivate item is also mapped
+                // `tofrom` (OpenMP 5.2 §17.2), like a reduction's.
+                ClauseKind::Lastprivate { .. } => {
+                    out.reductions.push(object.clone());
+                    out.lastprivate.push(object.clone());
+                    out.other.push(object);
+                }
+                _ => out.other.push(object),
             }
-            ClauseKind::Private(_) => {
-                out.private.push(object.clone());
-                out.other.push(object);
-            }
-            ClauseKind::Firstprivate(_) => {
-                out.private.push(object.clone());
-                out.firstprivate.push(object.clone());
-                out.other.push(object);
-            }
-            ClauseKind::IsDevicePtr(_) | ClauseKind::HasDeviceAddr(_) => {
-                out.device_addresses.push(object.clone());
-                out.other.push(object);
-            }
-            // `shared` names the kernel's own (mapped) copy: nothing private about it.
-            ClauseKind::Shared(_) => {}
-            // Task dependences order the construct; they do not touch the data environment
-            // (the kernel's `a` in `depend(out: a[0])` is still its mapped `a`).
-            ClauseKind::Depend { .. } => {}
-            // On a combined construct with `target`, a lastprivate item is also mapped
-            // `tofrom` (OpenMP 5.2 §17.2), like a reduction's.
-            ClauseKind::Lastprivate { .. } => {
-                out.reductions.push(object.clone());
-                out.lastprivate.push(object.clone());
-                out.other.push(object);
-            }
-            _ => out.other.push(object),
         }
     }
     for c in &d.clauses {
@@ -262,6 +300,37 @@ pub fn directive_items_with(
         }
     }
     out
+}
+
+/// The items one clause item stands for: itself (no mapper type), or, for a map or motion
+/// item of a variable with a mapper, the mapper's items with their map types and `always`.
+fn with_mapper(
+    module: &Module,
+    mappers: &[super::mappers::Mapper],
+    binding: &Binding,
+    clause: &crate::pragma::Clause,
+    item: &ListItem,
+) -> Vec<(ListItem, Option<MapType>, bool)> {
+    let plain = || vec![(item.clone(), None, false)];
+    let named = match &clause.kind {
+        ClauseKind::Map { modifiers, .. } => super::mappers::named_in_map(modifiers),
+        ClauseKind::To { modifiers, .. } | ClauseKind::From { modifiers, .. } => {
+            super::mappers::named_in_motion(modifiers)
+        }
+        _ => return plain(),
+    };
+    let BindingTarget::Var(v) = binding.target else {
+        return plain();
+    };
+    super::mappers::for_var(module, mappers, v, named)
+        .and_then(|m| super::mappers::expand(m, item))
+        .map(|items| {
+            items
+                .into_iter()
+                .map(|(i, t, always)| (i, Some(t), always))
+                .collect()
+        })
+        .unwrap_or_else(plain)
 }
 
 /// Bytes a list item covers, when its extent is a constant.

@@ -12,6 +12,7 @@
 mod events;
 mod fills;
 pub mod items;
+mod mappers;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
