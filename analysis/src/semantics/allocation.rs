@@ -469,3 +469,64 @@ pub fn device_member_allocations(
         .map(|(m, _)| m)
         .collect()
 }
+
+/// The local arrays of pointers (`float **rows`, `double *rows[4]`) whose elements only ever
+/// hold memory a device allocator returned (`rows[i] = omp_target_alloc(bytes, dev);`):
+/// what an element points to is device memory, not the array's data. None of the elements'
+/// addresses may be taken.
+pub fn device_element_allocations(
+    module: &Module,
+    f: &Function,
+) -> std::collections::HashSet<VarId> {
+    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
+        ExprKind::Call {
+            callee: Callee::Direct(c),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&module.function(*c).name.as_str()),
+        ExprKind::Call {
+            callee: Callee::Named(n),
+            ..
+        } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
+        _ => false,
+    };
+    // `v[k]` directly on a variable.
+    let element_of = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
+        ExprKind::Subscript(b, _) => match f.expr(f.strip_casts(b)).kind {
+            ExprKind::Var(v) => Some(v),
+            _ => None,
+        },
+        _ => None,
+    };
+    let mut defs: BTreeMap<VarId, bool> = BTreeMap::new();
+    let mut spoiled: std::collections::HashSet<VarId> = std::collections::HashSet::new();
+    for e in &f.exprs {
+        match &e.kind {
+            ExprKind::Assign(op, l, r) => {
+                if let Some(v) = element_of(*l) {
+                    *defs.entry(v).or_insert(true) &= op.is_none() && allocates(*r);
+                }
+            }
+            ExprKind::Unary(op, x) if *op == UnaryOp::AddrOf || op.is_increment() => {
+                if let Some(v) = element_of(*x) {
+                    spoiled.insert(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    let pointer_elements = |t: &crate::ir::Type| match &t.kind {
+        TypeKind::Pointer(e) | TypeKind::Array { element: e, .. } => {
+            matches!(e.kind, TypeKind::Pointer(_))
+        }
+        _ => false,
+    };
+    defs.into_iter()
+        .filter(|(v, all)| {
+            *all && !spoiled.contains(v) && {
+                let var = module.var(*v);
+                var.storage == crate::ir::Storage::Local && pointer_elements(&var.ty)
+            }
+        })
+        .map(|(v, _)| v)
+        .collect()
+}

@@ -166,6 +166,8 @@ pub(super) struct FnInterp<'a> {
     device_memory: std::collections::HashSet<crate::ir::VarId>,
     /// Members of local structs that hold device memory only (see [`Prep`]).
     device_members: std::collections::HashSet<(crate::ir::VarId, String)>,
+    /// Local arrays of pointers to device memory only (see [`Prep`]).
+    device_elements: std::collections::HashSet<crate::ir::VarId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Variables a clause of this function names (their members' data stays theirs).
@@ -213,6 +215,9 @@ pub(super) struct Prep {
     /// Pointer members of local structs that only hold device memory
     /// (`allocation::device_member_allocations`): what they point to is not the struct's.
     device_members: std::collections::HashSet<(crate::ir::VarId, String)>,
+    /// Local arrays of pointers whose elements only hold device memory
+    /// (`allocation::device_element_allocations`): what they point to is not the array's.
+    device_elements: std::collections::HashSet<crate::ir::VarId>,
 }
 
 /// Each function's [`Prep`], made on first use.
@@ -262,6 +267,7 @@ impl Prepared {
             items,
             device_memory: crate::semantics::allocation::device_allocations(module, func),
             device_members: crate::semantics::allocation::device_member_allocations(module, func),
+            device_elements: crate::semantics::allocation::device_element_allocations(module, func),
             filled: g
                 .blocks
                 .indices()
@@ -345,6 +351,7 @@ impl<'a> FnInterp<'a> {
             accessors: prep.accessors.clone(),
             device_memory: prep.device_memory.clone(),
             device_members: prep.device_members.clone(),
+            device_elements: prep.device_elements.clone(),
             fields: BTreeSet::new(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
@@ -648,14 +655,16 @@ impl<'a> FnInterp<'a> {
 
     /// Whether a map clause of this function maps data through the member `member` (an
     /// item `t.val[0:n]`, `s->val[:n]`, or the expression `text` itself as a section).
-    /// An access of the data behind a struct's member that holds device memory
-    /// (`v.data[i]` after `v.data = omp_target_alloc(...)`): not the struct's data.
+    /// An access of the data behind a struct's member or an array's element that holds
+    /// device memory (`v.data[i]` after `v.data = omp_target_alloc(...)`, `rows[i][j]` after
+    /// `rows[i] = omp_target_alloc(...)`): not the struct's or the array's data.
     fn through_device_member(&self, a: &Access) -> bool {
         let Root::Var(v) = a.root else { return false };
         match a.path.as_slice() {
             [crate::ir::access::PathElem::Member(m), _, ..] => {
                 self.device_members.contains(&(v, m.clone()))
             }
+            [crate::ir::access::PathElem::Index(_), _, ..] => self.device_elements.contains(&v),
             _ => false,
         }
     }
