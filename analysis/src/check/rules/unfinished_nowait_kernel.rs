@@ -16,6 +16,7 @@
 //! is a `taskwait` before the use (before the racing kernel, or before the outermost host
 //! loop around the use that the task does not start in).
 
+use crate::semantics::symbolic::Poly;
 use super::common::{finding, line};
 use super::{Code, Context, Family, Rule};
 use crate::check::env::{object_name, Object};
@@ -654,8 +655,11 @@ fn apart(
     second: crate::ir::StmtId,
 ) -> bool {
     let Object::Var(v) = o else { return false };
-    if first == second || uses.into.contains(o) || uses.out.contains(o) {
+    if uses.into.contains(o) || uses.out.contains(o) {
         return false;
+    }
+    if first == second {
+        return apart_across_iterations(cx, fid, g, *v, first);
     }
     let func = cx.module.function(fid);
     let crate::ir::StmtKind::Omp { directive, .. } = func.stmt(second).kind else {
@@ -677,6 +681,58 @@ fn apart(
     };
     a.iter()
         .all(|x| b.iter().all(|y| crate::semantics::sections::disjoint(x, y)))
+}
+
+/// Whether the one `nowait` kernel `k`, launched again by each iteration of the host loop
+/// around it, touches a part of `v`'s data that moves by at least its length from one
+/// iteration to the next (`a[j*N + i]` for `i` in `0..N`): the launches of different
+/// iterations touch disjoint parts. The section one launch touches has the same length in
+/// every iteration, and its start moves a constant step each time.
+fn apart_across_iterations(
+    cx: &Context,
+    fid: FuncId,
+    g: &Cfg,
+    v: crate::ir::VarId,
+    k: crate::ir::StmtId,
+) -> bool {
+    let func = cx.module.function(fid);
+    let span = func.stmt(k).span;
+    // The innermost host loop holding the kernel, and the variable it counts.
+    let Some(l) = g
+        .loops
+        .iter()
+        .filter(|l| {
+            l.exec != crate::ir::cfg::Exec::Device && {
+                let s = func.stmt(l.stmt).span;
+                s.start <= span.start && span.end <= s.end && s != span
+            }
+        })
+        .min_by_key(|l| {
+            let s = func.stmt(l.stmt).span;
+            s.end - s.start
+        })
+    else {
+        return false;
+    };
+    let crate::ir::StmtKind::For(fl) = &func.stmt(l.stmt).kind else {
+        return false;
+    };
+    let Some(iv) = fl.induction else { return false };
+    let name = cx.module.var(iv).name.as_str();
+    // (The hull of what one launch touches; for a fixed-size array, its elements.)
+    let Some(part) = crate::semantics::sections::accessed_elements(cx.module, fid, g, v, &[k])
+    else {
+        return false;
+    };
+    let part = &part;
+    if part.length.contains_atom(name) {
+        return false;
+    }
+    let next = part
+        .lower
+        .subst(name, &Poly::atom(name).add(&Poly::constant(1)));
+    let step = next.sub(&part.lower);
+    step.sub(&part.length).as_const().is_some_and(|d| d >= 0) && step.as_const().is_some()
 }
 
 /// The outermost host loop around block `b` that does not hold `task` (the block the task
