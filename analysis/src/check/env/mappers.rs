@@ -96,6 +96,9 @@ pub fn for_var<'m>(
     v: VarId,
     explicit: Option<&str>,
 ) -> Option<&'m Mapper> {
+    if mappers.is_empty() {
+        return None;
+    }
     let ty = module.var(v).ty.referent();
     let record = match &ty.kind {
         TypeKind::Record(name) => normalise_type(name),
