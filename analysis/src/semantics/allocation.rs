@@ -344,11 +344,9 @@ pub fn decode(e: &Encoded) -> Poly {
 /// `omp_target_alloc` and LLVM's device-only variant).
 const DEVICE_ALLOCATORS: &[&str] = &["omp_target_alloc", "llvm_omp_target_alloc_device"];
 
-/// The local pointers of `f` that only ever hold memory a device allocator returned
-/// (`int *d = (int *)omp_target_alloc(n, dev);`): device memory with no host copy, which
-/// the kernels reach by its device address and the host only through `omp_target_memcpy`.
-pub fn device_allocations(module: &Module, f: &Function) -> std::collections::HashSet<VarId> {
-    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
+/// Whether `e` (through casts) is a call of a device allocator (`omp_target_alloc`).
+fn is_device_allocation(module: &Module, f: &Function, e: ExprId) -> bool {
+    match &f.expr(f.strip_casts(e)).kind {
         ExprKind::Call {
             callee: Callee::Direct(c),
             ..
@@ -358,7 +356,14 @@ pub fn device_allocations(module: &Module, f: &Function) -> std::collections::Ha
             ..
         } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
         _ => false,
-    };
+    }
+}
+
+/// The local pointers of `f` that only ever hold memory a device allocator returned
+/// (`int *d = (int *)omp_target_alloc(n, dev);`): device memory with no host copy, which
+/// the kernels reach by its device address and the host only through `omp_target_memcpy`.
+pub fn device_allocations(module: &Module, f: &Function) -> std::collections::HashSet<VarId> {
+    let allocates = |e: ExprId| is_device_allocation(module, f, e);
     // Per local pointer: whether every definition seen so far is a device allocation.
     let mut defs: BTreeMap<VarId, bool> = BTreeMap::new();
     let mut note = |v: VarId, device: bool| {
@@ -410,17 +415,7 @@ pub fn device_member_allocations(
     module: &Module,
     f: &Function,
 ) -> std::collections::HashSet<(VarId, String)> {
-    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
-        ExprKind::Call {
-            callee: Callee::Direct(c),
-            ..
-        } => DEVICE_ALLOCATORS.contains(&module.function(*c).name.as_str()),
-        ExprKind::Call {
-            callee: Callee::Named(n),
-            ..
-        } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
-        _ => false,
-    };
+    let allocates = |e: ExprId| is_device_allocation(module, f, e);
     // `v.m` directly on a local struct variable.
     let member_of = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
         ExprKind::Member {
@@ -478,17 +473,7 @@ pub fn device_element_allocations(
     module: &Module,
     f: &Function,
 ) -> std::collections::HashSet<VarId> {
-    let allocates = |e: ExprId| match &f.expr(f.strip_casts(e)).kind {
-        ExprKind::Call {
-            callee: Callee::Direct(c),
-            ..
-        } => DEVICE_ALLOCATORS.contains(&module.function(*c).name.as_str()),
-        ExprKind::Call {
-            callee: Callee::Named(n),
-            ..
-        } => DEVICE_ALLOCATORS.contains(&n.rsplit("::").next().unwrap_or(n)),
-        _ => false,
-    };
+    let allocates = |e: ExprId| is_device_allocation(module, f, e);
     // `v[k]` directly on a variable.
     let element_of = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
         ExprKind::Subscript(b, _) => match f.expr(f.strip_casts(b)).kind {
