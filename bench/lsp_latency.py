@@ -10,7 +10,7 @@ temporary one (so its local headers come along), and the edits add and remove a 
 comment on a statement line inside FUNCTION (default `main`), one line per edit, between its
 kernels. --omplens may be given several times (NAME=PATH) to compare builds in one run.
 
-For each server (omplens, then clangd):
+Every server is started, then (the servers alternating, edit by edit):
   (a) edit latency: open a generated C++ file of --lines lines with many kernels, wait for
       its first diagnostics, then make --edits one-line edits inside one function (a
       constant in a kernel body changes), each a didChange with an incremental range, and
@@ -18,7 +18,12 @@ For each server (omplens, then clangd):
       max. clangd is asked for diagnostics on every change (`wantDiagnostics: true`, its
       protocol extension, so it does not debounce) unless --clangd-auto; omplens runs with
       its default debounce (50 ms) unless --debounce-ms.
-  (b) cold open: didOpen to the first diagnostics of a fresh server.
+  (b) cold open: didOpen to the first diagnostics of a fresh server; then --cold rounds of
+      fresh servers (default 5), the servers alternating within each round, medians:
+      omplens with an empty disk cache (OMPLENS_CACHE_DIR, as on a first session) and with
+      the cache an earlier session left (the precompiled system headers of the file), clangd
+      (which keeps nothing between sessions). The edit and memory runs start with an empty
+      cache too.
   (c) memory: the server's peak resident set (VmHWM) after opening --files such files and
       receiving diagnostics for all of them.
 With --headers the file starts with heavy C++ standard headers (<vector>, <algorithm>, <map>,
@@ -223,19 +228,86 @@ def profile_split(lines):
     return {k: statistics.median(v) for k, v in parts.items() if v}
 
 
-def measure(name, cmd, options, files, edits, change_extra, edit_in=None):
-    root = os.path.dirname(files[0])
-    res = {"server": name}
-    text0 = open(files[0]).read()
+def omplens_env(cache_dir, **extra):
+    """The environment of an omplens server whose disk cache is `cache_dir`."""
+    return dict(os.environ, OMPLENS_CACHE_DIR=cache_dir, **extra)
 
-    # (b) cold open and (a) edits on one file. omplens logs where each analysis's time goes.
-    env = dict(os.environ, OMPLENS_PROFILE="1") if name.startswith("omplens") else None
+
+def cold_open_once(cmd, root, path, options, env):
+    """didOpen to first diagnostics of a fresh server, in ms."""
     c = Client(cmd, root, env)
-    initialize(c, root, options)
-    t0 = time.perf_counter()
-    uri = open_doc(c, files[0], text0)
-    t1, _ = c.diagnostics(uri, None)
-    res["cold_open_ms"] = (t1 - t0) * 1000
+    try:
+        initialize(c, root, options)
+        text = open(path).read()
+        t0 = time.perf_counter()
+        uri = open_doc(c, path, text)
+        t1, _ = c.diagnostics(uri, None)
+        return (t1 - t0) * 1000
+    finally:
+        c.close()
+
+
+def prime_cache(cmd, root, path, options, cache_dir, timeout=30.0):
+    """Opens `path` in a server whose cache is `cache_dir` and waits until it has stored the
+    precompiled headers of the file (what a later session finds)."""
+    c = Client(cmd, root, omplens_env(cache_dir))
+    try:
+        initialize(c, root, options)
+        uri = open_doc(c, path, open(path).read())
+        c.diagnostics(uri, None)
+        store = os.path.join(cache_dir, "pch-v1")
+        end = time.perf_counter() + timeout
+        while time.perf_counter() < end:
+            if os.path.isdir(store) and any(n.endswith(".pch") for n in os.listdir(store)):
+                return True
+            time.sleep(0.1)
+        return False
+    finally:
+        c.close()
+
+
+def cold_opens(servers, path, rounds, scratch):
+    """Median cold open per server over `rounds` rounds, the servers alternating within each
+    round. `servers`: (label, cmd, options, env maker or None)."""
+    root = os.path.dirname(path)
+    times = {label: [] for label, *_ in servers}
+    for r in range(rounds):
+        for label, cmd, options, env_of in servers:
+            env = env_of(os.path.join(scratch, f"{label}-{r}")) if env_of else None
+            times[label].append(cold_open_once(cmd, root, path, options, env))
+    return {label: statistics.median(v) for label, v in times.items()}
+
+
+class Server:
+    """One server of the comparison: how to start it and what to send with each change."""
+
+    def __init__(self, name, cmd, options, change_extra):
+        self.name, self.cmd, self.options, self.change_extra = name, cmd, options, change_extra
+        self.omplens = name.startswith("omplens")
+
+    def env(self, scratch, **extra):
+        # omplens's disk cache starts empty (as on a first session).
+        if not self.omplens:
+            return None
+        return omplens_env(tempfile.mkdtemp(prefix="cache-", dir=scratch), **extra)
+
+
+def edit_change(k, line, col, piece):
+    """Edit k: insert the piece (even k) or remove it again (odd k)."""
+    end = col if k % 2 == 0 else col + len(piece)
+    return {
+        "range": {"start": {"line": line, "character": col},
+                  "end": {"line": line, "character": end}},
+        "text": piece if k % 2 == 0 else "",
+    }
+
+
+def measure(servers, files, edits, edit_in=None, scratch=None):
+    """(b) cold open and (a) edits on one file, every server alive, the edits alternating
+    between them (edit k goes to each server in turn, each waited for), so that a drift of
+    the machine's speed falls on all alike; then (c) memory, one server at a time."""
+    root = os.path.dirname(files[0])
+    text0 = open(files[0]).read()
     if edit_in:
         # The middle statement line of the function: between its kernels in a driver.
         targets = edit_targets_in(text0, edit_in)
@@ -244,56 +316,59 @@ def measure(name, cmd, options, files, edits, change_extra, edit_in=None):
     else:
         line, col = edit_targets(text0, edits)
         piece = " + 0.0"
-    lat = []
-    version = 1
+    results, live = [], []
+    for srv in servers:
+        res = {"server": srv.name}
+        # omplens logs where each analysis's time goes.
+        c = Client(srv.cmd, root, srv.env(scratch, OMPLENS_PROFILE="1"))
+        initialize(c, root, srv.options)
+        t0 = time.perf_counter()
+        uri = open_doc(c, files[0], text0)
+        t1, _ = c.diagnostics(uri, None)
+        res["cold_open_ms"] = (t1 - t0) * 1000
+        # What the server does in the background after an open (a preamble) must not fall
+        # on the next server's open.
+        time.sleep(3)
+        results.append(res)
+        live.append((srv, c, uri, []))
     for k in range(edits):
-        version += 1
-        # Insert the piece (even k) or remove it again (odd k): before the `;` of a generated
-        # kernel statement, or as a trailing comment on a real file's statement line.
-        if k % 2 == 0:
-            change = {
-                "range": {"start": {"line": line, "character": col},
-                          "end": {"line": line, "character": col}},
-                "text": piece,
-            }
-        else:
-            change = {
-                "range": {"start": {"line": line, "character": col},
-                          "end": {"line": line, "character": col + len(piece)}},
-                "text": "",
-            }
-        params = {"textDocument": {"uri": uri, "version": version}, "contentChanges": [change]}
-        params.update(change_extra)
-        s = time.perf_counter()
-        c.notify("textDocument/didChange", params)
-        t, _ = c.diagnostics(uri, version)
-        lat.append((t - s) * 1000)
-    res["edit_ms"] = {
-        "median": statistics.median(lat),
-        "min": min(lat),
-        "max": max(lat),
-        "n": len(lat),
-    }
-    c.close()
-    res["split_ms"] = profile_split(c.stderr_lines[1:])  # the first is the cold open
-    res["open_split_ms"] = profile_split(c.stderr_lines[:1])
+        for srv, c, uri, lat in live:
+            version = k + 2
+            params = {"textDocument": {"uri": uri, "version": version},
+                      "contentChanges": [edit_change(k, line, col, piece)]}
+            params.update(srv.change_extra)
+            s = time.perf_counter()
+            c.notify("textDocument/didChange", params)
+            t, _ = c.diagnostics(uri, version)
+            lat.append((t - s) * 1000)
+    for res, (srv, c, _, lat) in zip(results, live):
+        res["edit_ms"] = {
+            "median": statistics.median(lat),
+            "min": min(lat),
+            "max": max(lat),
+            "n": len(lat),
+        }
+        c.close()
+        res["split_ms"] = profile_split(c.stderr_lines[1:])  # the first is the cold open
+        res["open_split_ms"] = profile_split(c.stderr_lines[:1])
 
     # (c) memory after opening every file.
-    c = Client(cmd, root)
-    initialize(c, root, options)
-    uris = {open_doc(c, f, open(f).read()) for f in files}
-    seen = set()
+    for res, srv in zip(results, servers):
+        c = Client(srv.cmd, root, srv.env(scratch))
+        initialize(c, root, srv.options)
+        uris = {open_doc(c, f, open(f).read()) for f in files}
+        seen = set()
 
-    def all_seen(m):
-        if m.get("method") == "textDocument/publishDiagnostics":
-            seen.add(m["params"]["uri"])
-        return uris <= seen
+        def all_seen(m):
+            if m.get("method") == "textDocument/publishDiagnostics":
+                seen.add(m["params"]["uri"])
+            return uris <= seen
 
-    c.wait(all_seen, timeout=600)
-    res["peak_rss_mib"] = (c.peak_rss_kib() or 0) / 1024
-    res["files"] = len(files)
-    c.close()
-    return res
+        c.wait(all_seen, timeout=600)
+        res["peak_rss_mib"] = (c.peak_rss_kib() or 0) / 1024
+        res["files"] = len(files)
+        c.close()
+    return results
 
 
 def main():
@@ -314,6 +389,8 @@ def main():
     ap.add_argument("--only", choices=["omplens", "clangd"])
     ap.add_argument("--debounce-ms", type=int,
                     help="omplens debounceMs (default: the server's own, 50 ms)")
+    ap.add_argument("--cold", type=int, default=5,
+                    help="rounds of cold opens, each server fresh, alternating (0: none)")
     ap.add_argument("--clangd-auto", action="store_true",
                     help="do not ask clangd for immediate diagnostics (its debounce applies)")
     args = ap.parse_args()
@@ -360,19 +437,38 @@ def main():
           f"{args.edits} edits; {args.files} files for memory")
 
     results = []
+    scratch = tempfile.mkdtemp(prefix="omplens-lsp-bench-cache-")
+    opts = {} if args.debounce_ms is None else {"debounceMs": args.debounce_ms}
+    builds = []
+    for b in args.omplens or [os.path.join(ROOT, "target/release/omplens")]:
+        name, _, path = b.rpartition("=")
+        builds.append((f"omplens-{name}" if name else "omplens", path))
+    clangd_cmd = [args.clangd, "--log=error", "--background-index=false"]
+    servers = []
     if args.only in (None, "omplens"):
-        opts = {} if args.debounce_ms is None else {"debounceMs": args.debounce_ms}
-        builds = args.omplens or [os.path.join(ROOT, "target/release/omplens")]
-        for b in builds:
-            name, _, path = b.rpartition("=")
-            name = f"omplens-{name}" if name else "omplens"
-            results.append(measure(name, [path, "lsp"], opts, files, args.edits, {}, edit_in))
+        servers += [Server(name, [path, "lsp"], opts, {}) for name, path in builds]
     if args.only in (None, "clangd"):
-        results.append(
-            measure("clangd-19", [args.clangd, "--log=error", "--background-index=false"], {},
-                    files, args.edits, {} if args.clangd_auto else {"wantDiagnostics": True},
-                    edit_in)
-        )
+        servers.append(Server("clangd-19", clangd_cmd, {},
+                              {} if args.clangd_auto else {"wantDiagnostics": True}))
+    results = measure(servers, files, args.edits, edit_in, scratch)
+    # (b') cold opens again, --cold rounds, the servers alternating in each round: omplens
+    # with an empty disk cache (a first session) and with the cache an earlier session left
+    # (the precompiled system headers of the file), beside clangd (which keeps nothing).
+    cold = {}
+    if args.cold > 0:
+        servers = []
+        if args.only in (None, "omplens"):
+            for name, path in builds:
+                warm = os.path.join(scratch, f"{name}-warm")
+                primed = prime_cache([path, "lsp"], work, base, opts, warm)
+                servers.append((f"{name} (empty cache)", [path, "lsp"], opts,
+                                lambda d: omplens_env(d)))
+                if primed:
+                    servers.append((f"{name} (cache of an earlier session)", [path, "lsp"],
+                                    opts, lambda d, w=warm: omplens_env(w)))
+        if args.only in (None, "clangd"):
+            servers.append(("clangd-19", clangd_cmd, {}, None))
+        cold = cold_opens(servers, base, args.cold, scratch)
     for r in results:
         e = r["edit_ms"]
         print(f"{r['server']:10} edit->diagnostics median {e['median']:7.1f} ms "
@@ -385,6 +481,13 @@ def main():
         if r.get("open_split_ms"):
             parts = ", ".join(f"{k} {v:.1f}" for k, v in r["open_split_ms"].items())
             print(f"{'':10} split of the first analysis (ms): {parts}")
+    if cold:
+        print(f"cold open, median of {args.cold} fresh servers each, alternating:")
+        for label, ms in cold.items():
+            ratio = ""
+            if "clangd-19" in cold and label != "clangd-19":
+                ratio = f" ({ms / cold['clangd-19']:.2f}x clangd)"
+            print(f"{'':10} {label:45} {ms:7.1f} ms{ratio}")
     clangd = [r for r in results if r["server"].startswith("clangd")]
     for a in results:
         if clangd and a is not clangd[0]:
@@ -395,8 +498,9 @@ def main():
                   f"memory {a['peak_rss_mib'] / b['peak_rss_mib']:.2f}x")
     if args.json:
         with open(args.json, "w") as f:
-            json.dump(results, f, indent=2)
+            json.dump({"runs": results, "cold_open_ms": cold}, f, indent=2)
     shutil.rmtree(work, ignore_errors=True)
+    shutil.rmtree(scratch, ignore_errors=True)
 
 
 if __name__ == "__main__":

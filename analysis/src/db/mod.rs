@@ -113,8 +113,19 @@ impl Database {
     /// A database whose `parse` keeps up to `capacity` translation units (the most recently
     /// parsed files') and reparses them on the next text, as an editor needs.
     pub fn with_tu_cache(capacity: usize) -> Database {
+        Database::with_tu_cache_store(capacity, None)
+    }
+
+    /// [`Self::with_tu_cache`], keeping the PCHs of files' leading system headers in
+    /// `header_store` between sessions ([`TuCache::with_header_store`]).
+    pub fn with_tu_cache_store(
+        capacity: usize,
+        header_store: Option<std::path::PathBuf>,
+    ) -> Database {
         Database {
-            tu_cache: Some(Arc::new(TuCache::new(capacity))),
+            tu_cache: Some(Arc::new(
+                TuCache::new(capacity).with_header_store(header_store),
+            )),
             ..Database::default()
         }
     }

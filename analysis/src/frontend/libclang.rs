@@ -93,6 +93,18 @@ fn check_version() -> Result<(), String> {
     Ok(())
 }
 
+/// Lowers the calling thread's scheduling priority (Linux: a thread's nice value is its
+/// own), so that background builds take the processors the analyses leave.
+pub fn lower_thread_priority() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: `gettid` has no preconditions; `setpriority` on this thread's id changes only
+    // its nice value, and a failure (no permission to change it) is harmless.
+    unsafe {
+        let tid = libc::gettid();
+        libc::setpriority(libc::PRIO_PROCESS, tid as libc::id_t, 10);
+    }
+}
+
 /// Ends the process with `code` at once, after flushing Rust's standard streams, without
 /// running C++ static destructors or `atexit` handlers: LLVM's would be pulled from under a
 /// libclang thread still at work (a preamble made in the background, an analysis nobody

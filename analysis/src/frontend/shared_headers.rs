@@ -57,7 +57,7 @@ pub struct SharedHeaders {
 struct Planned {
     names: BTreeSet<String>,
     /// The hash of the set and its flags (the name of its PCH).
-    id: u64,
+    name: String,
     /// Made (with what it includes) or refused (`None`), once.
     made: OnceLock<Option<Made>>,
 }
@@ -130,7 +130,6 @@ impl SharedHeaders {
         if let Some(s) = &store {
             prune(s, MAX_STORED_BYTES);
         }
-        let version = super::libclang_version().unwrap_or_default();
         let mut planned: HashMap<FlagKey, Vec<Arc<Planned>>> = HashMap::new();
         let mut keys: Vec<FlagKey> = by_key.keys().cloned().collect();
         keys.sort();
@@ -151,11 +150,9 @@ impl SharedHeaders {
                 for f in fits {
                     served[f] = true;
                 }
-                let mut h = std::collections::hash_map::DefaultHasher::new();
-                (STORE_VERSION, &version, &key, c).hash(&mut h);
                 sets.push(Arc::new(Planned {
                     names: c.clone(),
-                    id: h.finish(),
+                    name: stored_name(&key, c),
                     made: OnceLock::new(),
                 }));
             }
@@ -223,8 +220,7 @@ impl SharedHeaders {
     pub(super) fn fell_back(&self, pch: &Path) {
         self.stats.fallbacks.fetch_add(1, Ordering::Relaxed);
         if self.store.as_deref().is_some_and(|s| pch.starts_with(s)) {
-            let _ = std::fs::remove_file(pch.with_extension("files"));
-            let _ = std::fs::remove_file(pch);
+            drop_stored(pch);
         }
     }
 
@@ -242,38 +238,20 @@ impl SharedHeaders {
     }
 
     fn make(&self, set: &Planned, cxx: bool, flags: &[String]) -> Option<Made> {
-        let name = format!("{:016x}", set.id);
-        if let Some(made) = self.store.as_deref().and_then(|s| stored(s, &name)) {
+        let name = &set.name;
+        if let Some(made) = self.store.as_deref().and_then(|s| stored(s, name)) {
             self.stats.reused.fetch_add(1, Ordering::Relaxed);
             return Some(made);
         }
-        let header = self.dir.path().join(format!("{name}.h"));
-        let text: String = set
-            .names
-            .iter()
-            .map(|n| format!("#include <{n}>\n"))
-            .collect();
-        let mut args = flags.to_vec();
-        args.push("-x".into());
-        args.push(if cxx { "c++-header" } else { "c-header" }.into());
-        // Made under a name of this run's own, then moved into the store whole.
-        let building = self.dir.path().join(format!("{name}.pch"));
         let started = std::time::Instant::now();
-        let made = libclang::save_header_pch(
-            &header.display().to_string(),
-            &text,
-            &args,
-            &building.display().to_string(),
-        )
-        .ok()
-        .map(|files| Made {
-            pch: self
-                .store
-                .as_deref()
-                .and_then(|s| keep(s, &name, &building, &files))
-                .unwrap_or(building),
-            names: names_of(&files),
-        });
+        let made = build(
+            self.dir.path(),
+            self.store.as_deref(),
+            name,
+            &set.names,
+            cxx,
+            flags,
+        );
         self.stats
             .build_micros
             .fetch_add(started.elapsed().as_micros() as u64, Ordering::Relaxed);
@@ -285,6 +263,107 @@ impl SharedHeaders {
         counter.fetch_add(1, Ordering::Relaxed);
         made
     }
+}
+
+/// Precompiles the system headers `names` (of a C++ file when `cxx`, read with `flags`) in
+/// `dir`, then moves the PCH into `store` as `name` when there is one that takes it; None when
+/// clang refuses them (an error, or a header that is not a system header).
+fn build(
+    dir: &Path,
+    store: Option<&Path>,
+    name: &str,
+    names: &BTreeSet<String>,
+    cxx: bool,
+    flags: &[String],
+) -> Option<Made> {
+    let header = dir.join(format!("{name}.h"));
+    let text: String = names.iter().map(|n| format!("#include <{n}>\n")).collect();
+    let mut args = flags.to_vec();
+    args.push("-x".into());
+    args.push(if cxx { "c++-header" } else { "c-header" }.into());
+    // Made under a name of this run's own, then moved into the store whole.
+    let building = dir.join(format!("{name}.pch"));
+    libclang::save_header_pch(
+        &header.display().to_string(),
+        &text,
+        &args,
+        &building.display().to_string(),
+    )
+    .ok()
+    .map(|files| Made {
+        pch: store
+            .and_then(|s| keep(s, name, &building, &files))
+            .unwrap_or(building),
+        names: names_of(&files),
+    })
+}
+
+/// The store's name of the PCH of the system headers `names` read with the flags `key`
+/// (the same for a run's planned set and an editor's file).
+fn stored_name(key: &FlagKey, names: &BTreeSet<String>) -> String {
+    let version = super::libclang_version().unwrap_or_default();
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    (STORE_VERSION, &version, key, names).hash(&mut h);
+    format!("{:016x}", h.finish())
+}
+
+/// Whether one of the include directories `dirs` holds a file or directory named as one the
+/// PCH `made` includes (a file with such a directory might read another header in its
+/// place).
+fn shadowed(dirs: &[&str], made: &Made) -> bool {
+    dirs.iter().any(|d| {
+        std::fs::read_dir(d)
+            .into_iter()
+            .flatten()
+            .flatten()
+            .any(|e| {
+                made.names
+                    .contains(e.file_name().to_string_lossy().as_ref())
+            })
+    })
+}
+
+/// For an editor's first parse of a file: the PCH in `store` of all the system headers that
+/// lead it (what a run plans for a set of one), when an earlier session or run made it,
+/// nothing it holds has changed since, and the file's include directories shadow none of its
+/// headers. The file parses after it as after a run's shared set.
+pub fn stored_leading_pch(
+    store: &Path,
+    path: &Path,
+    text: &str,
+    args: &[String],
+) -> Option<PathBuf> {
+    let (key, names) = leading_set(path, text, args)?;
+    let made = stored(store, &stored_name(&key, &names))?;
+    (!shadowed(&include_dirs(args), &made)).then_some(made.pch)
+}
+
+/// Removes the stored PCH `pch` (one clang refused), for a later run to make again.
+pub(super) fn drop_stored(pch: &Path) {
+    let _ = std::fs::remove_file(pch.with_extension("files"));
+    let _ = std::fs::remove_file(pch);
+}
+
+/// Precompiles into `store` the system headers that lead the file, unless the store holds
+/// them already (the language server does it in the background after a file's first parse,
+/// for the next session's); whether the store has them now.
+pub fn store_leading_pch(store: &Path, path: &Path, text: &str, args: &[String]) -> bool {
+    let Some((key, names)) = leading_set(path, text, args) else {
+        return false;
+    };
+    let name = stored_name(&key, &names);
+    if stored(store, &name).is_some() {
+        return true;
+    }
+    if std::fs::create_dir_all(store).is_err() {
+        return false;
+    }
+    prune(store, MAX_STORED_BYTES);
+    let Ok(dir) = tempfile::Builder::new().prefix("omplens-pch").tempdir() else {
+        return false;
+    };
+    build(dir.path(), Some(store), &name, &names, key.0, &key.1)
+        .is_some_and(|m| m.pch.starts_with(store))
 }
 
 /// Bumped when what the store holds changes meaning.
@@ -797,7 +876,7 @@ mod tests {
                 .map(|names| {
                     Arc::new(Planned {
                         names: names.iter().map(|n| n.to_string()).collect(),
-                        id: 0,
+                        name: String::new(),
                         made: OnceLock::new(),
                     })
                 })

@@ -62,6 +62,8 @@ pub struct AnalysisHost {
     files: Arc<HashMap<PathBuf, SourceFile>>,
     removed: usize,
     tu_cache: Option<usize>,
+    /// With `tu_cache`: where the PCHs of files' leading system headers are kept.
+    header_store: Option<PathBuf>,
     shared_headers: Option<Arc<crate::frontend::SharedHeaders>>,
     /// The revision of the project's files outside the host (see [`Change::project_changed`]).
     project: u64,
@@ -81,6 +83,7 @@ impl AnalysisHost {
             files: Arc::default(),
             removed: 0,
             tu_cache: None,
+            header_store: None,
             shared_headers: None,
             project: 0,
         }
@@ -99,11 +102,20 @@ impl AnalysisHost {
     /// A host that keeps the translation units of the `capacity` most recently parsed files
     /// and reparses them with a precompiled preamble on the next text (an editor).
     pub fn with_tu_cache(capacity: usize) -> AnalysisHost {
+        AnalysisHost::for_editor(capacity, None)
+    }
+
+    /// [`Self::with_tu_cache`], with the PCHs of files' leading system headers kept in
+    /// `header_store` (omplens's disk cache) between sessions: a file's first parse reads
+    /// them from there when an earlier session left them (see
+    /// [`crate::frontend::TuCache::with_header_store`]).
+    pub fn for_editor(capacity: usize, header_store: Option<PathBuf>) -> AnalysisHost {
         AnalysisHost {
-            db: db::Database::with_tu_cache(capacity),
+            db: db::Database::with_tu_cache_store(capacity, header_store.clone()),
             files: Arc::default(),
             removed: 0,
             tu_cache: Some(capacity),
+            header_store,
             shared_headers: None,
             project: 0,
         }
@@ -198,7 +210,7 @@ impl AnalysisHost {
             })
             .collect();
         let mut fresh = match (self.tu_cache, &self.shared_headers) {
-            (Some(n), _) => AnalysisHost::with_tu_cache(n),
+            (Some(n), _) => AnalysisHost::for_editor(n, self.header_store.clone()),
             (None, Some(s)) => AnalysisHost::with_shared_headers(s.clone()),
             (None, None) => AnalysisHost::new(),
         };

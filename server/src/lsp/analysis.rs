@@ -240,7 +240,14 @@ fn current_findings(
         }
         let snapshot = {
             let mut guard = lock_host();
-            let host = guard.get_or_insert_with(|| AnalysisHost::with_tu_cache(TU_CACHE_CAPACITY));
+            // The PCHs of files' leading system headers are kept where `check` keeps its
+            // shared headers: a file opened again in a later session parses sooner.
+            let host = guard.get_or_insert_with(|| {
+                AnalysisHost::for_editor(
+                    TU_CACHE_CAPACITY,
+                    omplens_analysis::frontend::cache_dir("pch-v1"),
+                )
+            });
             if !host.holds(path, text, &flags) {
                 let mut change = Change::new();
                 change.set_file(path, text.to_string(), flags.clone());
