@@ -2,10 +2,21 @@
 //! - `device_per_chunk.c`: a function that addresses several devices (`device(d)` in loops)
 //!   has a data environment per device and omplens models one: every correctness finding
 //!   there is a warning that says so, and none offers a fix.
+//! - `unseen_callee_fills_mapped_global.c`: a function whose body omplens has nowhere may
+//!   launch kernels on a mapped global of external linkage: what the caller then reads of it
+//!   is a warning naming the call, with no fix, and its `target update` stays in the loop.
 
 use omplens_analysis::check::{self, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
 use std::path::{Path, PathBuf};
+
+fn findings_of(name: &str) -> Vec<check::Finding> {
+    let path = program(name);
+    let args = flags::flags_for(&path, None, &[]).expect("flags").args;
+    let source = std::fs::read_to_string(&path).unwrap();
+    let module = lower_file(&path, Some(&source), &args).expect("lowers");
+    check::check(&module, &source)
+}
 
 fn program(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,4 +43,22 @@ fn findings_in_a_function_addressing_several_devices_are_uncertain_and_unfixed()
         );
         assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
     }
+}
+
+#[test]
+fn globals_a_function_out_of_sight_may_reach_are_uncertain_and_unfixed() {
+    let findings = findings_of("unseen_callee_fills_mapped_global.c");
+    let codes: Vec<String> = findings.iter().map(|f| f.code.to_string()).collect();
+    assert_eq!(codes, ["OMP101"], "the read only (no OMP207 on the update)");
+    let f = &findings[0];
+    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
+    assert!(
+        f.message.contains(
+            "(not certain: the call at line 28 may use `norm`: `compute_norm` has no body in \
+             this file and may launch kernels on it)"
+        ),
+        "{}",
+        f.message
+    );
+    assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
 }

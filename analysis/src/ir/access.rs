@@ -18,6 +18,10 @@ pub const NO_DATA_ACCESS: &[&str] = &[
     "omp_target_is_present",
     "omp_target_is_accessible",
     "omp_get_mapped_ptr",
+    // Pairing host data with device memory, or ending that: the data is not touched (the
+    // data environment's change is modelled apart).
+    "omp_target_associate_ptr",
+    "omp_target_disassociate_ptr",
 ];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]

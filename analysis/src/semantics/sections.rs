@@ -2802,7 +2802,9 @@ pub fn local_holds_only_own_allocations(
 ) -> bool {
     let f = module.function(func);
     let alias_ok = |x: VarId| {
-        module.var(x).storage == crate::ir::Storage::Local && alias(x) && only_copies_of(f, x, var)
+        module.var(x).storage == crate::ir::Storage::Local
+            && alias(x)
+            && only_copies_of(f, x, var, &|e| copied_variable(f, e))
     };
     only_allocations(module, std::iter::once(f), var, &alias_ok, false)
 }
@@ -2820,11 +2822,49 @@ pub fn exact_copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Op
 /// whether a section of `x` counts in the root's units. A clause naming `x` then maps the
 /// root's data from its start, in units of `x`'s elements.
 pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(VarId, bool)> {
+    root_of(module, f, x, copied_variable)
+}
+
+/// The variable whose data the local pointer `x` of `f` points into, at an offset or not
+/// (`int *tail = data + 1;`, `&data[k]`), under [`copy_root`]'s conditions. An item naming
+/// `x` (`tail[0:1]`) then names part of that variable's data, where in it not known here.
+pub fn offset_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<VarId> {
+    root_of(module, f, x, |f, e| {
+        copied_variable(f, e).or_else(|| offset_variable(f, e))
+    })
+    .map(|(root, _)| root)
+}
+
+/// The pointer variable `e` adds an offset to (`data + k`, `k + data`, `data - k`,
+/// `&data[k]`).
+fn offset_variable(f: &crate::ir::Function, e: ExprId) -> Option<VarId> {
+    let var = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
+        ExprKind::Var(v) => Some(v),
+        _ => None,
+    };
+    match f.expr(f.strip_casts(e)).kind {
+        ExprKind::Binary(BinaryOp::Add, a, b) => var(a).or_else(|| var(b)),
+        ExprKind::Binary(BinaryOp::Sub, a, _) => var(a),
+        ExprKind::Unary(UnaryOp::AddrOf, x) => match f.expr(x).kind {
+            ExprKind::Subscript(b, _) => var(b),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+/// [`copy_root`] with `source_of` saying which variable a definition of `x` copies.
+fn root_of(
+    module: &Module,
+    f: &crate::ir::Function,
+    x: VarId,
+    source_of: impl Fn(&crate::ir::Function, ExprId) -> Option<VarId>,
+) -> Option<(VarId, bool)> {
     let var_of = |e: ExprId| match f.expr(f.strip_casts(e)).kind {
         ExprKind::Var(v) => Some(v),
         _ => None,
     };
-    let source_of = |e: ExprId| copied_variable(f, e);
+    let source_of = |e: ExprId| source_of(f, e);
     // The root: the declaration's initializer, or else the first assignment (`p = a;` in a
     // region, after `int *p;`); `only_copies_of` checks every other definition.
     let mut root = None;
@@ -2871,7 +2911,7 @@ pub fn copy_root(module: &Module, f: &crate::ir::Function, x: VarId) -> Option<(
         ))
         && elem(root).is_some()
         && elem(x).is_some()
-        && only_copies_of(f, x, root)
+        && only_copies_of(f, x, root, &source_of)
         // `root` keeps the value it had at the copy: set (if at all) only before it.
         && !f.exprs.iter().any(|ex| match &ex.kind {
             ExprKind::Assign(_, l, _) => var_of(*l) == Some(root) && ex.span.start > decl_at,
@@ -2954,10 +2994,15 @@ fn copied_variable(f: &crate::ir::Function, e: ExprId) -> Option<VarId> {
     }
 }
 
-fn only_copies_of(f: &crate::ir::Function, x: VarId, var: VarId) -> bool {
+fn only_copies_of(
+    f: &crate::ir::Function,
+    x: VarId,
+    var: VarId,
+    source_of: &dyn Fn(ExprId) -> Option<VarId>,
+) -> bool {
     let is_x =
         |e: ExprId, v: VarId| matches!(f.expr(f.strip_casts(e)).kind, ExprKind::Var(y) if y == v);
-    let is = |e: ExprId, v: VarId| copied_variable(f, e) == Some(v);
+    let is = |e: ExprId, v: VarId| source_of(e) == Some(v);
     let mut any = false;
     for st in &f.stmts {
         if let StmtKind::Decl(ds) = &st.kind {

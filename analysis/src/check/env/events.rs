@@ -41,6 +41,20 @@ pub(super) enum Event {
         /// Through a pointer that may point elsewhere: the call may not reach this object.
         may: bool,
     },
+    /// A call of a function whose body omplens has nowhere, and a global of external linkage
+    /// it could name (no argument passes it): it may read or write the global on the host,
+    /// or launch kernels on its device copy. Nothing certain changes; findings on the global
+    /// while it is mapped are no longer certain, and the host loop around the call may
+    /// change it.
+    Reach {
+        obj: usize,
+        callee: FuncId,
+        span: Span,
+    },
+    /// `omp_target_associate_ptr(p, d, ...)` (`associate`) or `omp_target_disassociate_ptr(p,
+    /// ...)`: `p`'s data is present from then on, its device copy the device memory `d`
+    /// (whose contents omplens does not follow), or no longer present.
+    Associate { obj: usize, associate: bool },
 }
 
 /// A kernel of this function and what its body does.
@@ -597,7 +611,54 @@ impl<'a> FnInterp<'a> {
         } else {
             return None;
         };
-        Some(Opaque { what, at })
+        Some(Opaque {
+            what,
+            at,
+            passed: true,
+        })
+    }
+
+    /// Whether `callee`'s body is nowhere omplens reads: no body in this file, none known
+    /// from another file of the compile database, not a library function.
+    fn unseen_body(&self, callee: FuncId) -> bool {
+        let f = self.module.function(callee);
+        !f.has_body && !f.in_system_header && f.external.is_none() && !f.declare_target
+    }
+
+    /// The globals of external linkage that this function's data directives (`target data`,
+    /// `enter`/`exit data`, `update`) name: those whose device copy outlives one kernel here.
+    fn mapped_globals(&self) -> Vec<crate::ir::VarId> {
+        let mut out: Vec<crate::ir::VarId> = self
+            .items
+            .iter()
+            .filter(|(d, _)| {
+                matches!(
+                    self.module.directives[**d].directive.kind,
+                    DirectiveKind::TargetData
+                        | DirectiveKind::TargetEnterData
+                        | DirectiveKind::TargetExitData
+                        | DirectiveKind::TargetUpdate
+                )
+            })
+            .flat_map(|(_, items)| {
+                items
+                    .maps
+                    .iter()
+                    .map(|m| &m.object)
+                    .chain(items.motions.iter().map(|m| &m.object))
+            })
+            .filter_map(|o| match o {
+                Object::Var(v) => Some(*v),
+                _ => None,
+            })
+            .filter(|v| {
+                let var = self.module.var(*v);
+                var.storage == Storage::Global && !var.declare_target
+            })
+            .collect();
+        out.sort();
+        out.dedup();
+        out
     }
 
     fn track(&mut self, o: &Object) -> usize {
@@ -739,8 +800,68 @@ impl<'a> FnInterp<'a> {
         }
     }
 
+    /// The calls of `omp_target_associate_ptr` (true) and `omp_target_disassociate_ptr`
+    /// (false) in `n`, with the variable whose data their first argument names.
+    fn associations(&self, n: &Node) -> Vec<(crate::ir::VarId, bool)> {
+        let f = self.func;
+        let mut out = Vec::new();
+        let mut stack: Vec<crate::ir::ExprId> = n.exprs.clone();
+        while let Some(e) = stack.pop() {
+            let kind = &f.expr(e).kind;
+            stack.extend(crate::semantics::symbolic::children(kind));
+            let crate::ir::ExprKind::Call {
+                callee: crate::ir::Callee::Direct(c),
+                args,
+                ..
+            } = kind
+            else {
+                continue;
+            };
+            let g = self.module.function(*c);
+            let associate = match g.name.as_str() {
+                "omp_target_associate_ptr" => true,
+                "omp_target_disassociate_ptr" => false,
+                _ => continue,
+            };
+            if !g.in_system_header {
+                continue;
+            }
+            let first = args.first().map(|a| f.strip_casts(*a));
+            let var = first.and_then(|a| match f.expr(a).kind {
+                crate::ir::ExprKind::Var(v) => Some(v),
+                // `&x` or `&a[0]`
+                crate::ir::ExprKind::Unary(crate::ir::UnaryOp::AddrOf, x) => match f.expr(x).kind {
+                    crate::ir::ExprKind::Var(v) => Some(v),
+                    crate::ir::ExprKind::Subscript(b, i)
+                        if matches!(
+                            f.expr(f.strip_casts(i)).kind,
+                            crate::ir::ExprKind::Int { value: Some(0), .. }
+                        ) =>
+                    {
+                        match f.expr(f.strip_casts(b)).kind {
+                            crate::ir::ExprKind::Var(v) => Some(v),
+                            _ => None,
+                        }
+                    }
+                    _ => None,
+                },
+                _ => None,
+            });
+            if let Some(v) = var {
+                out.push((v, associate));
+            }
+        }
+        out
+    }
+
     fn node_events(&mut self, n: &Node) -> Vec<Event> {
         let mut evs = Vec::new();
+        if n.exec != Exec::Device {
+            for (v, associate) in self.associations(n) {
+                let obj = self.track(&Object::Var(v));
+                evs.push(Event::Associate { obj, associate });
+            }
+        }
         let span_of = |e: crate::ir::ExprId| self.func.expr(e).span;
         let call_span = n
             .exprs
@@ -833,7 +954,7 @@ impl<'a> FnInterp<'a> {
                     }
                 }
             }
-            for (v, e) in globals {
+            for (v, e) in globals.iter().copied() {
                 if self.module.var(v).declare_target {
                     continue;
                 }
@@ -846,6 +967,23 @@ impl<'a> FnInterp<'a> {
                     callee_object: Some(Object::Var(v)),
                     may: false,
                 });
+            }
+            // A function whose body omplens has nowhere (another file, no compile database)
+            // can name any global of external linkage, and launch kernels on it (NPB's
+            // `l2norm()` in its own file): the globals this function maps may be read or
+            // written there, on the host or on the device (a weak update, said so).
+            if n.exec != Exec::Device && self.unseen_body(callee) {
+                for v in self.mapped_globals() {
+                    if globals.iter().any(|(g, _)| *g == v) {
+                        continue;
+                    }
+                    let obj = self.track(&Object::Var(v));
+                    evs.push(Event::Reach {
+                        obj,
+                        callee,
+                        span: call_span,
+                    });
+                }
             }
         }
         for a in &n.accesses {
@@ -1025,6 +1163,7 @@ impl<'a> FnInterp<'a> {
                     for e in &mut evs[first..] {
                         match e {
                             Event::Access { may, .. } | Event::Call { may, .. } => *may = true,
+                            Event::Reach { .. } | Event::Associate { .. } => {}
                         }
                     }
                 }
@@ -1191,6 +1330,7 @@ impl<'a> FnInterp<'a> {
                                     k.opaque.entry(*obj).or_insert(Opaque {
                                         what: UNRESOLVED.to_string(),
                                         at: *span,
+                                        passed: true,
                                     });
                                 }
                                 if *read && !*partial {
@@ -1215,6 +1355,8 @@ impl<'a> FnInterp<'a> {
                                 let e = effect.at_call_site(true);
                                 (*obj, e.kernel_read, e.kernel_write, *span)
                             }
+                            // (Made for host calls only.)
+                            Event::Reach { .. } | Event::Associate { .. } => continue,
                         };
                         let u = uses.entry(obj).or_default();
                         if read && u.0.is_none() {
@@ -1903,6 +2045,7 @@ impl<'a> FnInterp<'a> {
                     st[*obj].opaque = Some(Opaque {
                         what: UNRESOLVED.to_string(),
                         at: *span,
+                        passed: true,
                     });
                 }
                 if *opaque && !on_device {
@@ -1920,6 +2063,49 @@ impl<'a> FnInterp<'a> {
                 if let Some(b) = before {
                     st[*obj].join(&b);
                 }
+            }
+            Event::Associate { obj, associate } => {
+                if untracked.is_some_and(|u| u.contains(obj)) {
+                    return;
+                }
+                let s = &mut st[*obj];
+                if *associate {
+                    // Present with a count no construct of the program ends; the device copy
+                    // is the memory given, taken as filled by the program (`omp_target_memcpy`,
+                    // which omplens does not follow: a kernel reading it unfilled is missed).
+                    s.counts = Counts::SOME;
+                    s.dev = VALID;
+                    s.dev_why = None;
+                    s.presence_known = true;
+                } else {
+                    s.counts = Counts::ZERO;
+                    s.dev = STALE;
+                    s.dev_why = None;
+                    s.entered = None;
+                    s.pending_in.clear();
+                    s.last_out = None;
+                }
+            }
+            Event::Reach { obj, callee, span } => {
+                // Not mapped here: kernels there would map it themselves and copy it back.
+                if untracked.is_some_and(|u| u.contains(obj)) || !st[*obj].counts.may_be_present() {
+                    return;
+                }
+                if st[*obj].opaque.is_none() {
+                    let f = self.module.function(*callee);
+                    st[*obj].opaque = Some(Opaque {
+                        what: format!(
+                            "`{}` has no body in this file and may launch kernels on it",
+                            f.qualified_name
+                        ),
+                        at: *span,
+                        passed: false,
+                    });
+                }
+                // What it may read of the copies made so far counts as read; the loop around
+                // it may change the data on the device.
+                self.unseen_callee_uses(st, *obj);
+                self.log(*obj, b, true, true, true);
             }
             Event::Call {
                 obj,
@@ -2104,6 +2290,7 @@ impl<'a> FnInterp<'a> {
                                 crate::ir::file_name(&x.file)
                             ),
                             at: *span,
+                            passed: true,
                         });
                     }
                 }

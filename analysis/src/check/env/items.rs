@@ -189,8 +189,22 @@ pub fn directive_items_with(
                 (Object::Var(v), Some(f))
                     if names_local_pointer && item.sections().next().is_some() =>
                 {
-                    match crate::semantics::sections::copy_root(module, module.function(f), *v) {
+                    let func = module.function(f);
+                    match crate::semantics::sections::copy_root(module, func, *v) {
                         Some((root, same)) => (Object::Var(root), same),
+                        // `tail = data + 1` then `target update to(tail[0:1])`: the update
+                        // moves part of `data`'s data, where in it not said (a motion only:
+                        // a map's presence is not moved to another variable this way).
+                        None if matches!(
+                            clause.kind,
+                            ClauseKind::To { .. } | ClauseKind::From { .. }
+                        ) =>
+                        {
+                            match crate::semantics::sections::offset_root(module, func, *v) {
+                                Some(root) => (Object::Var(root), false),
+                                None => (object.clone(), true),
+                            }
+                        }
                         None => (object.clone(), true),
                     }
                 }

@@ -82,6 +82,9 @@ pub struct ObjState {
 pub struct Opaque {
     pub what: String,
     pub at: Span,
+    /// The call receives the data (an argument); else it may only reach it (a global of
+    /// external linkage that a function out of sight can name).
+    pub passed: bool,
 }
 
 impl ObjState {

@@ -38,15 +38,31 @@ pub fn demote_unknown(x: &mut Finding, f: &Fact, line_of: impl Fn(Span) -> Strin
     if x.severity == Severity::Error {
         x.severity = Severity::Warning;
     }
-    x.message.push_str(&format!(
-        " (not certain: a call at line {} receives `{}`, and {})",
-        line_of(u.at),
-        f.name,
-        u.what
-    ));
+    let (said, here) = if u.passed {
+        (
+            format!(
+                " (not certain: a call at line {} receives `{}`, and {})",
+                line_of(u.at),
+                f.name,
+                u.what
+            ),
+            format!("`{}` is passed here: {}", f.name, u.what),
+        )
+    } else {
+        (
+            format!(
+                " (not certain: the call at line {} may use `{}`: {})",
+                line_of(u.at),
+                f.name,
+                u.what
+            ),
+            format!("`{}` may be used here: {}", f.name, u.what),
+        )
+    };
+    x.message.push_str(&said);
     x.related.push(Related {
         span: u.at,
-        message: format!("`{}` is passed here: {}", f.name, u.what),
+        message: here,
         header: None,
     });
     x.fixes.clear();
