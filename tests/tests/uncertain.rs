@@ -5,6 +5,8 @@
 //! - `unseen_callee_fills_mapped_global.c`: a function whose body omplens has nowhere may
 //!   launch kernels on a mapped global of external linkage: what the caller then reads of it
 //!   is a warning naming the call, with no fix, and its `target update` stays in the loop.
+//! - `accessible_guard.c`: a kernel on host memory nothing maps, run only where
+//!   `omp_target_is_accessible` said the device reaches it: no finding.
 
 use omplens_analysis::check::{self, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
@@ -61,4 +63,14 @@ fn globals_a_function_out_of_sight_may_reach_are_uncertain_and_unfixed() {
         f.message
     );
     assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
+}
+
+#[test]
+fn host_memory_the_program_checked_as_accessible_is_not_reported_unmapped() {
+    let findings = findings_of("accessible_guard.c");
+    assert!(
+        findings.is_empty(),
+        "{:?}",
+        findings.iter().map(|f| &f.message).collect::<Vec<_>>()
+    );
 }

@@ -66,6 +66,9 @@ struct Kernel {
     implicit: Vec<MapItem>,
     /// Pointers whose data the kernel uses without a map: first use.
     pointers: Vec<(usize, Span)>,
+    /// Pointers whose data the kernel uses while its own `map` clause names the bare pointer
+    /// (`map(tofrom: p)`): first use, and the clause item.
+    copied_pointers: Vec<(usize, Span, String)>,
     /// Pointer members' data the kernel uses through local aliases, mapped by no clause of
     /// this function (see [`super::Unproven`]).
     unmapped_members: Vec<(usize, Span)>,
@@ -1191,6 +1194,7 @@ impl<'a> FnInterp<'a> {
                 items: items.clone(),
                 implicit: Vec::new(),
                 pointers: Vec::new(),
+                copied_pointers: Vec::new(),
                 unmapped_members: Vec::new(),
                 unmapped_pointer_members: Vec::new(),
                 lost: Vec::new(),
@@ -1380,6 +1384,7 @@ impl<'a> FnInterp<'a> {
                 .filter(|(_, u)| u.1.is_some())
                 .map(|(o, _)| *o)
                 .collect();
+            k.copied_pointers = self.copied_pointers(items, &uses, span);
             for (&obj, &(read, write)) in &uses {
                 if explicit.contains(&obj) || k.untracked.contains(&obj) {
                     continue;
@@ -1421,7 +1426,20 @@ impl<'a> FnInterp<'a> {
                     });
                 let scalar = is_scalar_var(self.module, o) && !dependent_pointer;
                 let defaults = &items.defaults;
-                if items.firstprivate.contains(o) || (scalar && defaults.scalars_firstprivate) {
+                // A pointer named `firstprivate`: its copy points to the device copy of what
+                // it points to when that is present (OpenMP 5.2 §5.4.4, as clang does), like
+                // an implicit zero-length section; else to host memory.
+                let firstprivate_pointer = items.firstprivate.contains(o)
+                    && matches!(ty.kind, crate::ir::TypeKind::Pointer(_));
+                if firstprivate_pointer {
+                    if !self.set_first_in(*v, span) {
+                        k.pointers.push((obj, first));
+                    } else {
+                        k.untracked.insert(obj);
+                    }
+                } else if items.firstprivate.contains(o)
+                    || (scalar && defaults.scalars_firstprivate)
+                {
                     // Named `firstprivate` by the programmer (a clause, or `defaultmap` for
                     // scalars): the kernel's writes are meant to stay private (a scratch
                     // copy), so the host's old value is not a lost write (unlike an
@@ -1504,6 +1522,116 @@ impl<'a> FnInterp<'a> {
     /// The first mention of the pointer `v` inside `span` (text order) is a plain assignment
     /// to it from something that does not mention it: the code in `span` sets the pointer
     /// before it uses it (`p = malloc(...)`, not `p = &p[k]`).
+    /// The pointers whose data the kernel (`span`, its clauses `items`) uses (`uses`) while
+    /// its own `map` clause names the bare pointer: that maps the pointer variable and neither
+    /// maps nor attaches what it points to, even when that is present (clang-19's runtime
+    /// copies the 8 bytes and nothing else), so on a device with memory of its own the kernel
+    /// follows a host address.
+    /// Not under `requires unified_shared_memory`, nor for a pointer the kernel sets first.
+    fn copied_pointers(
+        &self,
+        items: &DirectiveItems,
+        uses: &BTreeMap<usize, (Option<Span>, Option<Span>)>,
+        span: Span,
+    ) -> Vec<(usize, Span, String)> {
+        if self.module.unified_shared_memory().is_some() {
+            return Vec::new();
+        }
+        let mut out = Vec::new();
+        for (&obj, &(read, write)) in uses {
+            let o = &self.objects[obj];
+            let Object::Var(v) = o else { continue };
+            let var = self.module.var(*v);
+            if !matches!(var.ty.kind, crate::ir::TypeKind::Pointer(_)) {
+                continue;
+            }
+            let clause = items
+                .bare_pointer_maps
+                .iter()
+                .find(|(x, _)| x == o)
+                .map(|(_, c)| c.clone());
+            let (Some(clause), Some(first)) = (clause, read.or(write)) else {
+                continue;
+            };
+            // `map(p, p[:n])`: the section's data is mapped and the pointer attached to it.
+            if items
+                .maps
+                .iter()
+                .any(|m| &m.object == o && m.section.is_some())
+            {
+                continue;
+            }
+            // Only a pointer known to hold host memory: one set only to allocations of the
+            // host (`malloc`, `new`) whose value goes nowhere else. A parameter, or a pointer
+            // that may hold a device address (`omp_target_alloc`, `use_device_ptr`, a
+            // wrapper), is passed as the program means it.
+            let host_memory = match var.storage {
+                crate::ir::Storage::Local => {
+                    crate::semantics::sections::local_holds_only_own_allocations(
+                        self.module,
+                        self.id,
+                        *v,
+                        &|_| false,
+                    )
+                }
+                crate::ir::Storage::Global | crate::ir::Storage::StaticGlobal => {
+                    crate::semantics::sections::holds_only_own_allocations(self.module, *v)
+                }
+                _ => false,
+            };
+            if !host_memory
+                || self.set_first_in(*v, span)
+                || self.set_in_a_kernel(*v)
+                || self.accessibility_checked(*v)
+            {
+                continue;
+            }
+            out.push((obj, first, clause));
+        }
+        out
+    }
+
+    /// Whether some kernel of the module assigns the pointer `v` (`v1 = malloc(...)` inside a
+    /// `target` region gives it device memory).
+    fn set_in_a_kernel(&self, v: crate::ir::VarId) -> bool {
+        self.module.directives.iter().any(|d| {
+            let (Some(fid), Some(body), true) =
+                (d.function, d.governs, d.directive.kind.is_offload_kernel())
+            else {
+                return false;
+            };
+            let f = self.module.function(fid);
+            let region = Span {
+                start: d.directive.span.start,
+                end: f.stmt(body).span.end,
+            };
+            f.exprs.iter().any(|e| {
+                matches!(e.kind, crate::ir::ExprKind::Assign(_, l, _)
+                    if matches!(f.expr(f.strip_casts(l)).kind, crate::ir::ExprKind::Var(x) if x == v))
+                    && within(region, e.span)
+            })
+        })
+    }
+
+    /// Whether this function asks `omp_target_is_accessible` about the data `v` points to:
+    /// its kernels may then use host memory the device can reach, as the program checked.
+    fn accessibility_checked(&self, v: crate::ir::VarId) -> bool {
+        self.func.exprs.iter().any(|e| match &e.kind {
+            crate::ir::ExprKind::Call {
+                callee: crate::ir::Callee::Direct(c),
+                args,
+                ..
+            } => {
+                self.module.function(*c).name == "omp_target_is_accessible"
+                    && args.first().is_some_and(|a| {
+                        matches!(self.func.expr(self.func.strip_casts(*a)).kind,
+                            crate::ir::ExprKind::Var(x) if x == v)
+                    })
+            }
+            _ => false,
+        })
+    }
+
     fn set_first_in(&self, v: crate::ir::VarId, span: Span) -> bool {
         let mentions: Vec<(crate::ir::ExprId, Span)> = self
             .func
@@ -2794,7 +2922,21 @@ impl<'a> FnInterp<'a> {
                 }
             }
         }
+        for (obj, span, clause) in self.kernels[k].copied_pointers.clone() {
+            let s = st[obj].clone();
+            self.fact(
+                obj,
+                span,
+                stmt,
+                true,
+                &s,
+                FactKind::PointerCopied { kernel: d, clause },
+            );
+        }
         for (obj, span) in self.kernels[k].pointers.clone() {
+            if matches!(self.objects[obj], Object::Var(v) if self.accessibility_checked(v)) {
+                continue;
+            }
             let s = st[obj].clone();
             if s.counts.may_be_zero() && !self.presence_known(obj, &s) {
                 if self.report && !self.quiet {

@@ -54,6 +54,10 @@ pub struct DirectiveItems {
     pub private: Vec<Object>,
     /// Objects in `firstprivate` clauses.
     pub firstprivate: Vec<Object>,
+    /// Bare pointers in `map` clauses (`map(tofrom: p)`), with the item as a clause
+    /// (`map(tofrom: p)`): the pointer variable is mapped, not what it points to (also in
+    /// `other`).
+    pub bare_pointer_maps: Vec<(Object, String)>,
     /// Objects in `is_device_ptr` or `has_device_addr`: the kernel uses their device data
     /// through a device address (from `use_device_ptr`/`use_device_addr`, or allocated there).
     pub device_addresses: Vec<Object>,
@@ -226,7 +230,24 @@ pub fn directive_items_with(
                 Some(_) if !item.is_plain_variable() => None,
                 _ => item_bytes(module, if same_units { &object } else { &named }, item),
             };
+            // A bare pointer in a map (`target enter data map(to: p)`, `exit data
+            // map(delete: p)`, `target map(tofrom: p)`): the pointer variable is mapped, not
+            // what it points to, which stays as it was (OpenMP 5.2 §5.8.3; clang-19's runtime
+            // copies the pointer's 8 bytes and attaches nothing). A kernel that dereferences
+            // it is judged at the kernel (`bare_pointer_maps`).
+            let bare_pointer = mapper_type.is_none()
+                && item.is_plain_variable()
+                && matches!(&named, Object::Var(v)
+                    if matches!(module.var(*v).ty.kind, crate::ir::TypeKind::Pointer(_)));
             match &clause.kind {
+                ClauseKind::Map { map_type, .. } if bare_pointer => {
+                    let ty = map_type.unwrap_or(MapType::ToFrom);
+                    out.bare_pointer_maps.push((
+                        object.clone(),
+                        format!("map({}: {})", ty.as_str(), text.trim()),
+                    ));
+                    out.other.push(object);
+                }
                 ClauseKind::Map {
                     modifiers,
                     map_type,

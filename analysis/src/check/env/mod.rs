@@ -98,6 +98,12 @@ pub enum FactKind {
         kernel: DirId,
         member: Option<String>,
     },
+    /// Pointer data used by a kernel whose own clause copies the bare pointer (`clause`: the
+    /// item as written, `p`, or `firstprivate(p)`), not what it points to.
+    PointerCopied {
+        kernel: DirId,
+        clause: String,
+    },
     NeverExited {
         dir: DirId,
     },

@@ -20,7 +20,7 @@ pub(super) const RULE: Rule = Rule {
 };
 
 pub fn findings(cx: &Context) -> Vec<Finding> {
-    let mut out = Vec::new();
+    let mut out = copied_pointers(cx);
     for f in facts(cx, |f| matches!(f.kind, FactKind::Unmapped { .. })) {
         let FactKind::Unmapped { kernel, member } = &f.kind else {
             continue;
@@ -55,12 +55,27 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             }
             _ => "",
         };
+        // `firstprivate(p)`: its copy is translated like a zero-length section's pointer.
+        let firstprivate = cx
+            .module
+            .directive(kernel)
+            .directive
+            .clause_items()
+            .any(|(c, it)| {
+                matches!(c.kind, crate::pragma::ClauseKind::Firstprivate(_))
+                    && it.base.name == f.name
+            });
+        let passed = if firstprivate {
+            "`firstprivate` copies the pointer, which points to device data only where that is present,"
+        } else {
+            "the pointer is passed as a zero-length array section"
+        };
         let mut x = finding(
             RULE.code,
             f.certain,
             f.span,
             format!(
-                "the kernel uses the data behind `{}`{} but it is not mapped{callers}: the pointer is passed as a zero-length array section and the device has no copy of what it points to",
+                "the kernel uses the data behind `{}`{} but it is not mapped{callers}: {passed} and the device has no copy of what it points to",
                 f.name,
                 paths(f.certain)
             ),
@@ -128,4 +143,37 @@ pub fn synthesized_fix(cx: &Context, func: FuncId) -> Vec<Fix> {
         ),
         edits,
     )
+}
+
+/// A kernel that dereferences a pointer its own clause copies as a pointer: `map(tofrom: p)`
+/// maps the pointer variable (8 bytes) and `firstprivate(p)` copies its value; neither
+/// makes a device copy of the data nor attaches to one, so on a GPU the kernel follows a host
+/// address. (On the host "device" of the oracle it works by accident.)
+fn copied_pointers(cx: &Context) -> Vec<Finding> {
+    let mut out = Vec::new();
+    for f in facts(cx, |f| matches!(f.kind, FactKind::PointerCopied { .. })) {
+        let FactKind::PointerCopied { kernel, clause } = &f.kind else {
+            continue;
+        };
+        let mut x = finding(
+            RULE.code,
+            true,
+            f.span,
+            format!(
+                "the kernel uses the data behind `{0}`, but `{clause}` copies the pointer, not \
+                 its data: the device gets the host address and no copy of what it points to \
+                 (map a section, `map(to: {0}[0:n])`, or give a device address with \
+                 `is_device_ptr({0})`)",
+                f.name
+            ),
+        );
+        x.related.push(Related {
+            span: cx.module.directive(*kernel).directive.span,
+            message: format!("`{clause}` on this construct copies the pointer only"),
+            header: None,
+        });
+        demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
+        out.push(x);
+    }
+    out
 }
