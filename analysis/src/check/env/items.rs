@@ -117,8 +117,14 @@ fn object_of(module: &Module, binding: &Binding, item: &ListItem) -> Option<Obje
         BindingTarget::Var(v) => Some(Object::Var(*v)),
         // (The binding's name: a reference to a member names the member, `frontend::references`.)
         BindingTarget::Member => Some(Object::Member(binding.name.clone())),
-        BindingTarget::This => match item.path.first() {
-            Some(Accessor::Member { name, .. }) => Some(Object::Member(name.name.clone())),
+        // `this->d`, `(*this).d`, and `this[0].d` (the object itself, element 0).
+        BindingTarget::This => match item.path.as_slice() {
+            [Accessor::Member { name, .. }, ..] => Some(Object::Member(name.name.clone())),
+            [Accessor::Index(i), Accessor::Member { name, .. }, ..]
+                if !item.deref && i.to_string().trim() == "0" =>
+            {
+                Some(Object::Member(name.name.clone()))
+            }
             _ => None,
         },
         BindingTarget::Unresolved => {
