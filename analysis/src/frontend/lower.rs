@@ -2646,10 +2646,15 @@ fn destructor_of(decl: Cursor<'_>) -> Option<(Cursor<'_>, Cursor<'_>)> {
     if class.in_system_header() {
         return None;
     }
-    let dtor = class
-        .children()
-        .into_iter()
-        .find(|k| k.kind() == CXCursor_Destructor)?
+    fn find(c: Cursor<'_>) -> Option<Cursor<'_>> {
+        c.children()
+            .into_iter()
+            .find(|k| k.kind() == CXCursor_Destructor)
+    }
+    // An object of a class template's specialisation (`Buf<double> b`): libclang lists no
+    // members of the implicit instantiation; the template's destructor is the one lowered.
+    let dtor = find(class)
+        .or_else(|| class.specialized_template().and_then(find))?
         .definition()?;
     (!dtor.in_system_header()).then_some((decl, dtor))
 }
