@@ -167,9 +167,7 @@ fn lower_unkept(
 ) -> Result<Module, FrontendError> {
     let after_pch = shared.and_then(|s| {
         let pch = s.pch_for(path, &text, args)?;
-        let tu = libclang::parse_after_pch(path_str, args, contents, &pch.display().to_string())
-            .ok()
-            .filter(|tu| !libclang::diagnostics(tu).iter().any(is_pch_problem));
+        let tu = parse_after_usable_pch(path_str, args, contents, pch);
         if tu.is_none() {
             s.fell_back(pch);
         }
@@ -549,6 +547,19 @@ fn clang_diagnostics(tu: &libclang::TranslationUnit, main_dir: &str, module: &mu
 
 /// A diagnostic about the precompiled headers themselves (stale, made with other options):
 /// the parse is then done again without them.
+/// A parse of `path` (`contents`) after the PCH `pch`; None when it fails or clang reports a
+/// problem with the PCH (the caller parses without it).
+fn parse_after_usable_pch(
+    path: &str,
+    args: &[String],
+    contents: Option<&str>,
+    pch: &Path,
+) -> Option<libclang::TranslationUnit> {
+    libclang::parse_after_pch(path, args, contents, &pch.display().to_string())
+        .ok()
+        .filter(|tu| !libclang::diagnostics(tu).iter().any(is_pch_problem))
+}
+
 fn is_pch_problem(d: &libclang::ClangDiagnostic) -> bool {
     d.offset.is_none() && (d.message.contains("PCH") || d.message.contains("precompiled header"))
 }

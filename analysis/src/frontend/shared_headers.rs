@@ -200,16 +200,7 @@ impl SharedHeaders {
                 return true;
             };
             l.entry(dir.to_string())
-                .or_insert_with(|| {
-                    Arc::new(
-                        std::fs::read_dir(dir)
-                            .into_iter()
-                            .flatten()
-                            .flatten()
-                            .map(|e| e.file_name().to_string_lossy().into_owned())
-                            .collect(),
-                    )
-                })
+                .or_insert_with(|| Arc::new(names_in(dir)))
                 .clone()
         };
         listing.iter().any(|n| made.names.contains(n))
@@ -311,16 +302,18 @@ fn stored_name(key: &FlagKey, names: &BTreeSet<String>) -> String {
 /// PCH `made` includes (a file with such a directory might read another header in its
 /// place).
 fn shadowed(dirs: &[&str], made: &Made) -> bool {
-    dirs.iter().any(|d| {
-        std::fs::read_dir(d)
-            .into_iter()
-            .flatten()
-            .flatten()
-            .any(|e| {
-                made.names
-                    .contains(e.file_name().to_string_lossy().as_ref())
-            })
-    })
+    dirs.iter()
+        .any(|d| names_in(d).iter().any(|n| made.names.contains(n)))
+}
+
+/// The names of the files and directories in `dir` (none when it cannot be read).
+fn names_in(dir: &str) -> HashSet<String> {
+    std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect()
 }
 
 /// For an editor's first parse of a file: the PCH in `store` of all the system headers that

@@ -212,11 +212,7 @@ impl TuCache {
             shared_headers::stored_leading_pch(store, Path::new(path), contents, args)
         });
         if let Some(pch) = stored {
-            let tu =
-                libclang::parse_after_pch(path, args, Some(contents), &pch.display().to_string())
-                    .ok()
-                    .filter(|tu| !libclang::diagnostics(tu).iter().any(super::is_pch_problem));
-            if let Some(tu) = tu {
+            if let Some(tu) = super::parse_after_usable_pch(path, args, Some(contents), &pch) {
                 self.after_pch.fetch_add(1, Ordering::Relaxed);
                 return Ok(tu);
             }
