@@ -3,12 +3,13 @@
 
 Usage: python3 bench/lsp_latency.py [--omplens [NAME=]PATH]... [--clangd PATH] [--edits N]
                                     [--lines N] [--files N] [--headers] [--json OUT]
-                                    [--file PATH [--edit-in FUNCTION]]
+                                    [--file PATH [--edit-in FUNCTION] [--edit-kind KIND]]
 
 --file measures a real file instead of the generated one: its directory is copied to a
 temporary one (so its local headers come along), and the edits add and remove a trailing
 comment on a statement line inside FUNCTION (default `main`), one line per edit, between its
-kernels. --omplens may be given several times (NAME=PATH) to compare builds in one run.
+kernels (with --edit-kind code, a statement `(void)0;` instead: the function's code changes,
+so omplens analyses its part of the file again). --omplens may be given several times (NAME=PATH) to compare builds in one run.
 
 Every server is started, then (the servers alternating, edit by edit):
   (a) edit latency: open a generated C++ file of --lines lines with many kernels, wait for
@@ -302,7 +303,7 @@ def edit_change(k, line, col, piece):
     }
 
 
-def measure(servers, files, edits, edit_in=None, scratch=None):
+def measure(servers, files, edits, edit_in=None, scratch=None, edit_kind="comment"):
     """(b) cold open and (a) edits on one file, every server alive, the edits alternating
     between them (edit k goes to each server in turn, each waited for), so that a drift of
     the machine's speed falls on all alike; then (c) memory, one server at a time."""
@@ -312,7 +313,9 @@ def measure(servers, files, edits, edit_in=None, scratch=None):
         # The middle statement line of the function: between its kernels in a driver.
         targets = edit_targets_in(text0, edit_in)
         line, col = targets[len(targets) // 2]
-        piece = " // edited"
+        # A comment changes no function's code (omplens reuses every part of the last
+        # analysis); a statement changes the function's (its part is analysed again).
+        piece = " // edited" if edit_kind == "comment" else " (void)0;"
     else:
         line, col = edit_targets(text0, edits)
         piece = " + 0.0"
@@ -379,6 +382,9 @@ def main():
     ap.add_argument("--file", help="a real file to measure instead of the generated one")
     ap.add_argument("--edit-in", default="main",
                     help="with --file: the function whose statement lines are edited")
+    ap.add_argument("--edit-kind", choices=["comment", "code"], default="comment",
+                    help="with --file: each edit adds a trailing comment (default) or a "
+                         "statement `(void)0;` to the line")
     ap.add_argument("--clangd", default=shutil.which("clangd-19") or "clangd-19")
     ap.add_argument("--edits", type=int, default=21)
     ap.add_argument("--lines", type=int, default=2500)
@@ -450,7 +456,7 @@ def main():
     if args.only in (None, "clangd"):
         servers.append(Server("clangd-19", clangd_cmd, {},
                               {} if args.clangd_auto else {"wantDiagnostics": True}))
-    results = measure(servers, files, args.edits, edit_in, scratch)
+    results = measure(servers, files, args.edits, edit_in, scratch, args.edit_kind)
     # (b') cold opens again, --cold rounds, the servers alternating in each round: omplens
     # with an empty disk cache (a first session) and with the cache an earlier session left
     # (the precompiled system headers of the file), beside clangd (which keeps nothing).

@@ -444,21 +444,31 @@ fn time_view_and_plan_after_an_edit() {
     );
 }
 
-/// A file holding bodies from a project header is analysed whole: its findings and its view
-/// read one interpretation (computed once per revision), and the view and plan see what the
-/// header's bodies do, as the findings do.
+/// A file holding bodies from a project header is analysed in pieces like any other: the
+/// header's bodies keep their positions (the header's band), so an edit of the file reruns only
+/// the component it touched; findings in the header move to the `#include` line once back in
+/// the file, and findings, view and plan equal the whole file's.
 #[test]
-fn a_file_with_header_bodies_is_interpreted_once_for_findings_and_view() {
+fn a_file_with_header_bodies_is_analysed_in_pieces() {
     if crate::frontend::ensure_libclang().is_err() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("acc.h"),
-        "static inline void bump(double *a, int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n",
+        "static inline void bump(double *a, int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n\
+         static inline void fill(double *a, int n) {\n\
+         #pragma omp target teams distribute parallel for map(to: a[0:n])\n\
+         for (int i = 0; i < n; i++) a[i] = i;\n\
+         }\n",
     )
     .unwrap();
     let text = r#"#include "acc.h"
+int other(double *b, int n) {
+#pragma omp target teams distribute parallel for map(tofrom: b[0:n])
+  for (int i = 0; i < n; i++) b[i] = b[i] * 2.0;
+  return (int)b[0];
+}
 int main(void) {
   double a[64] = {0};
 #pragma omp target data map(tofrom: a)
@@ -469,34 +479,59 @@ int main(void) {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < 64; i++) a[i] *= 2.0;
   }
+  fill(a, 64);
   return (int)a[3];
 }
 "#;
     let path = dir.path().join("main.c");
     std::fs::write(&path, text).unwrap();
-    let db = Database::default();
+    let mut db = Database::default();
     let file = SourceFile::new(&db, path.display().to_string(), text.into(), vec![], 0);
-    let module = parse(&db, file).module.clone().expect("parses");
-    assert!(checked_whole(&module), "bump's body comes from acc.h");
-    let findings = file_findings(&db, file);
-    let view = file_view(&db, file);
-    assert_eq!(
-        executed(&db),
-        ["whole_file_facts", "whole_file_findings"],
-        "one interpretation for both"
-    );
+    let agree = |db: &Database, text: &str| {
+        let module = parse(db, file).module.clone().expect("parses");
+        assert!(!module.headers.is_empty(), "bump's body comes from acc.h");
+        let findings = file_findings(db, file);
+        let whole = check::check(&module, text);
+        assert_eq!(*findings, whole);
+        let facts = env::interpret(&module, text);
+        let (pieces, whole_view) = (file_view(db, file), crate::view::view(&module, &facts));
+        assert_eq!(pieces.directives, whole_view.directives);
+        assert_eq!(canonical(&pieces.accesses), canonical(&whole_view.accesses));
+        let (pieces, whole_plan) = (file_plan(db, file), crate::plan::plan(&module));
+        assert_eq!(pieces.functions, whole_plan.functions);
+        assert_eq!(pieces.edits(&module, text), whole_plan.edits(&module, text));
+        whole
+    };
+    let whole = agree(&db, text);
     // The host write in `bump` (the header's body) makes the device copy stale: the second
-    // kernel reads it (OMP102), as the whole-file check says.
-    let whole = check::check(&module, text);
-    assert_eq!(*findings, whole);
+    // kernel reads it (OMP102). `fill`'s kernel (in the header) writes `a`, which its map does
+    // not copy back before `main` reads it (OMP101): the places in the header are shown at
+    // the `#include` line, naming the header's lines.
     assert!(
         whole.iter().any(|f| f.code.as_str() == "OMP102"),
         "{whole:?}"
     );
-    let facts = env::interpret(&module, text);
-    assert_eq!(view, crate::view::view(&module, &facts));
-    assert_eq!(
-        file_plan(&db, file).functions,
-        crate::plan::plan(&module).functions
+    let module = parse(&db, file).module.clone().unwrap();
+    let in_header: Vec<_> = whole
+        .iter()
+        .flat_map(|f| &f.related)
+        .filter(|r| r.header.is_some())
+        .collect();
+    assert_eq!(in_header.len(), 2, "{whole:?}");
+    for r in in_header {
+        assert_eq!(module.line_col(r.span.start).0, 1, "{r:?}");
+        assert!(r.message.contains("of `acc.h`"), "{r:?}");
+    }
+    db.take_log();
+    // An edit inside `other` (which nothing calls): only its component runs again, not the
+    // one holding the header's bodies.
+    let edited = text.replace("b[i] * 2.0", "b[i] * 3.0");
+    file.set_text(&mut db).to(edited.clone());
+    agree(&db, &edited);
+    let ran = executed(&db);
+    assert!(
+        ran.iter().any(|r| r == "piece_findings other")
+            && ran.iter().all(|r| r.ends_with(" other")),
+        "only other's component: {ran:?}"
     );
 }
