@@ -14,10 +14,6 @@ pub fn place_in_main_file(module: &Module, source: &str, findings: &mut [Finding
     if module.headers.is_empty() {
         return;
     }
-    // Findings that move to the same `#include` line stay in the order of their places in
-    // the header (the order of the file's findings is by position, then code): the same
-    // whether they come from the whole file or from its pieces.
-    findings.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     for f in findings.iter_mut() {
         for r in &mut f.related {
             if let Some((span, place)) = include_line(module, source, r.span.start) {

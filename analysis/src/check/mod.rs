@@ -10,7 +10,6 @@ pub mod config;
 pub mod env;
 mod fixes;
 mod headers;
-pub use headers::place_in_main_file;
 pub mod rules;
 pub mod suppress;
 
@@ -128,10 +127,7 @@ pub fn check_facts(module: &Module, source: &str, facts: &env::Facts) -> Vec<Fin
             });
         }
     }
-    // (A piece of a file cannot place them: the incremental layer does, once back in the file.)
-    if !module.piece {
-        headers::place_in_main_file(module, source, &mut out);
-    }
+    headers::place_in_main_file(module, source, &mut out);
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     out

@@ -12,7 +12,7 @@
 //!               └─ piece_plan       mapping synthesis (views.rs)
 //!       └─ file_findings            every piece's findings mapped back to the file
 //!       └─ file_view, file_plan     every piece's view and plan mapped back (offsets, ids)
-//!       └─ whole_file_facts         a file with a header body outside a band: checked whole
+//!       └─ whole_file_facts         a file with bodies from project headers: checked whole
 //!                                   (findings, view and plan of the whole module)
 //! ```
 //!
@@ -210,9 +210,8 @@ pub fn pieces(db: &dyn Db, file: SourceFile) -> BTreeMap<String, Piece> {
     let mut out = BTreeMap::new();
     let shared = piece::file_scope(module, text);
     let comments = piece::comments(text);
-    let headers = piece::piece_headers(module);
     for funcs in piece::components(module) {
-        let mut p = piece::extract(module, text, &funcs, &shared, &comments, &headers);
+        let mut p = piece::extract(module, text, &funcs, &shared, &comments);
         if let Some(body) = Arc::get_mut(&mut p.body) {
             body.module.piece = true;
         }
@@ -261,8 +260,9 @@ pub fn piece_findings<'db>(db: &'db dyn Db, slot: PieceSlot<'db>) -> Arc<Vec<Fin
     Arc::new(check::check_facts(&p.module, &p.source, &facts))
 }
 
-/// The facts of a file checked whole ([`checked_whole`]), read by its findings and its view;
-/// kept for the most recently used files only, like [`piece_facts`].
+/// The facts of a file checked whole (one whose module holds bodies from the project's
+/// headers, see [`file_findings`]), read by its findings and its view; kept for the most
+/// recently used files only, like [`piece_facts`].
 #[salsa::tracked(returns(clone), no_eq, lru = 2)]
 pub fn whole_file_facts(db: &dyn Db, file: SourceFile) -> Option<Arc<env::Facts>> {
     let module = parse(db, file).module.clone()?;
@@ -277,7 +277,8 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
     let Some(module) = parse(db, file).module.clone() else {
         return Arc::new(Vec::new());
     };
-    // A body from a project header outside a band has no positions a piece can carry.
+    // Bodies from the project's headers have no place in the file's text, so they cannot
+    // travel in pieces: such a file is checked whole (not incrementally).
     if views::checked_whole(&module) {
         let Some(facts) = whole_file_facts(db, file) else {
             return Arc::new(Vec::new());
@@ -295,9 +296,6 @@ pub fn file_findings(db: &dyn Db, file: SourceFile) -> Arc<Vec<Finding>> {
         }
     }
     check::demote_when_not_compiling(&module, &mut out);
-    // Positions in the project's headers (kept as they are in pieces) move to the `#include`
-    // lines of the file, which pieces do not know.
-    check::place_in_main_file(&module, file.text(db), &mut out);
     out.sort_by_key(|f| (f.span.start, f.code, f.span.end));
     out.dedup_by(|a, b| a.code == b.code && a.span == b.span && a.message == b.message);
     Arc::new(out)
@@ -327,7 +325,7 @@ fn to_real(f: &Finding, segments: &[Segment], module: &Module) -> Option<Finding
             Some(check::Related {
                 span: span(r.span)?,
                 message: text(&r.message),
-                header: r.header.clone(),
+                header: None,
             })
         })
         .collect();

@@ -64,12 +64,8 @@ impl PieceIds {
 }
 
 impl Piece {
-    /// The real offset of a synthetic one (None between segments). A position in a project
-    /// header's band is the same in the piece and the file.
+    /// The real offset of a synthetic one (None between segments).
     pub fn to_real(segments: &[Segment], at: u32) -> Option<u32> {
-        if in_header_band(at) {
-            return Some(at);
-        }
         segments
             .iter()
             .find(|s| s.synthetic <= at && at <= s.synthetic + s.len)
@@ -108,9 +104,7 @@ pub fn components(module: &Module) -> Vec<Vec<FuncId>> {
     let mut groups: BTreeMap<usize, Vec<FuncId>> = BTreeMap::new();
     let mut first: BTreeMap<usize, usize> = BTreeMap::new();
     for (id, f) in module.functions.iter_enumerated() {
-        // (A body lowered from a project header has its positions in the header's band, and
-        // no span in the file.)
-        if f.has_body && (f.span.is_some() || f.origin.is_some()) {
+        if f.has_body && f.span.is_some() {
             let i = id.index();
             let r = root(&mut parent, i);
             first.entry(r).or_insert(i);
@@ -148,29 +142,6 @@ pub fn comments(source: &str) -> Vec<Span> {
         .collect()
 }
 
-/// A position in a project header's band ([`crate::ir::header_band`]): bodies lowered from the
-/// project's headers keep their positions in a piece (the header's text does not change with
-/// an edit of the file, so neither do they).
-fn in_header_band(at: u32) -> bool {
-    at >= crate::ir::header_band::FIRST
-}
-
-/// The file's project headers as its pieces carry them: without the main-file offset of the
-/// `#include` (which moves with edits above it; findings are placed at it once moved back to
-/// the file, see `check::place_in_main_file`).
-pub fn piece_headers(module: &Module) -> Vec<std::sync::Arc<crate::ir::HeaderSource>> {
-    module
-        .headers
-        .iter()
-        .map(|h| {
-            std::sync::Arc::new(crate::ir::HeaderSource {
-                included_at: None,
-                ..(**h).clone()
-            })
-        })
-        .collect()
-}
-
 /// A comment's stand-in in a piece: `/**/` with the comment's line breaks, so lines stay
 /// where they were.
 fn placeholder(comment: &str) -> String {
@@ -179,14 +150,13 @@ fn placeholder(comment: &str) -> String {
 }
 
 /// The piece of `module` (lowered from `source`) holding `funcs`; `shared` is the file's
-/// [`file_scope`], `comments` its [`comments`], `headers` its [`piece_headers`].
+/// [`file_scope`], `comments` its [`comments`].
 pub fn extract(
     module: &Module,
     source: &str,
     funcs: &[FuncId],
     shared: &[Span],
     comments: &[Span],
-    headers: &[std::sync::Arc<crate::ir::HeaderSource>],
 ) -> Piece {
     // Segments: each function's text and each file-scope directive's, in file order.
     let mut spans: Vec<Span> = funcs
@@ -238,16 +208,12 @@ pub fn extract(
         lines: crate::text::LineIndex::new(&text),
         macros: module.macros.clone(),
         member_lengths: module.member_lengths.clone(),
-        headers: headers.to_vec(),
         ..Module::default()
     };
     // Segments are in file order and disjoint: the one holding an offset is the last one
     // starting at or before it (for an end, which is exclusive, strictly before it). A span
     // may cross a comment: its ends are mapped apart.
     let map = |s: Span| -> Option<Span> {
-        if in_header_band(s.start) {
-            return in_header_band(s.end).then_some(s);
-        }
         let i = segments.partition_point(|g| g.real <= s.start);
         let a = segments[..i].last().filter(|g| s.start <= g.real + g.len)?;
         let start = s.start - a.real + a.synthetic;

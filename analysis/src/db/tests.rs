@@ -444,31 +444,21 @@ fn time_view_and_plan_after_an_edit() {
     );
 }
 
-/// A file holding bodies from a project header is analysed in pieces like any other: the
-/// header's bodies keep their positions (the header's band), so an edit of the file reruns only
-/// the component it touched; findings in the header move to the `#include` line once back in
-/// the file, and findings, view and plan equal the whole file's.
+/// A file holding bodies from a project header is analysed whole: its findings and its view
+/// read one interpretation (computed once per revision), and the view and plan see what the
+/// header's bodies do, as the findings do.
 #[test]
-fn a_file_with_header_bodies_is_analysed_in_pieces() {
+fn a_file_with_header_bodies_is_interpreted_once_for_findings_and_view() {
     if crate::frontend::ensure_libclang().is_err() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(
         dir.path().join("acc.h"),
-        "static inline void bump(double *a, int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n\
-         static inline void fill(double *a, int n) {\n\
-         #pragma omp target teams distribute parallel for map(to: a[0:n])\n\
-         for (int i = 0; i < n; i++) a[i] = i;\n\
-         }\n",
+        "static inline void bump(double *a, int n) { for (int i = 0; i < n; i++) a[i] += 1.0; }\n",
     )
     .unwrap();
     let text = r#"#include "acc.h"
-int other(double *b, int n) {
-#pragma omp target teams distribute parallel for map(tofrom: b[0:n])
-  for (int i = 0; i < n; i++) b[i] = b[i] * 2.0;
-  return (int)b[0];
-}
 int main(void) {
   double a[64] = {0};
 #pragma omp target data map(tofrom: a)
@@ -479,59 +469,140 @@ int main(void) {
 #pragma omp target teams distribute parallel for
     for (int i = 0; i < 64; i++) a[i] *= 2.0;
   }
-  fill(a, 64);
   return (int)a[3];
 }
 "#;
     let path = dir.path().join("main.c");
     std::fs::write(&path, text).unwrap();
-    let mut db = Database::default();
+    let db = Database::default();
     let file = SourceFile::new(&db, path.display().to_string(), text.into(), vec![], 0);
-    let agree = |db: &Database, text: &str| {
-        let module = parse(db, file).module.clone().expect("parses");
-        assert!(!module.headers.is_empty(), "bump's body comes from acc.h");
-        let findings = file_findings(db, file);
-        let whole = check::check(&module, text);
-        assert_eq!(*findings, whole);
-        let facts = env::interpret(&module, text);
-        let (pieces, whole_view) = (file_view(db, file), crate::view::view(&module, &facts));
-        assert_eq!(pieces.directives, whole_view.directives);
-        assert_eq!(canonical(&pieces.accesses), canonical(&whole_view.accesses));
-        let (pieces, whole_plan) = (file_plan(db, file), crate::plan::plan(&module));
-        assert_eq!(pieces.functions, whole_plan.functions);
-        assert_eq!(pieces.edits(&module, text), whole_plan.edits(&module, text));
-        whole
-    };
-    let whole = agree(&db, text);
+    let module = parse(&db, file).module.clone().expect("parses");
+    assert!(checked_whole(&module), "bump's body comes from acc.h");
+    let findings = file_findings(&db, file);
+    let view = file_view(&db, file);
+    assert_eq!(
+        executed(&db),
+        ["whole_file_facts", "whole_file_findings"],
+        "one interpretation for both"
+    );
     // The host write in `bump` (the header's body) makes the device copy stale: the second
-    // kernel reads it (OMP102). `fill`'s kernel (in the header) writes `a`, which its map does
-    // not copy back before `main` reads it (OMP101): the places in the header are shown at
-    // the `#include` line, naming the header's lines.
+    // kernel reads it (OMP102), as the whole-file check says.
+    let whole = check::check(&module, text);
+    assert_eq!(*findings, whole);
     assert!(
         whole.iter().any(|f| f.code.as_str() == "OMP102"),
         "{whole:?}"
     );
+    let facts = env::interpret(&module, text);
+    assert_eq!(view, crate::view::view(&module, &facts));
+    assert_eq!(
+        file_plan(&db, file).functions,
+        crate::plan::plan(&module).functions
+    );
+}
+
+/// Timing of a real file (run with `OMPLENS_TIME_FILE=path [OMPLENS_TIME_FLAGS="..."]
+/// --ignored --nocapture`; by default the flags its compile database gives, as the language
+/// server reads them): its call-graph components, what an edit (a statement added to the
+/// first statement line of `main`) runs again, the time of its findings, view and plan from
+/// the pieces (cumulative) against the whole-file computation, and the findings as the
+/// editor's host computes them (translation unit kept and reparsed).
+#[test]
+#[ignore]
+fn time_an_edit_of_a_real_file() {
+    let Ok(path) = std::env::var("OMPLENS_TIME_FILE") else {
+        return;
+    };
+    crate::frontend::ensure_libclang().expect("libclang");
+    // The flags the compile database gives (as the server reads them) unless given.
+    let flags: Vec<String> = match std::env::var("OMPLENS_TIME_FLAGS") {
+        Ok(f) => f.split_whitespace().map(str::to_string).collect(),
+        Err(_) => {
+            crate::frontend::flags::flags_for(std::path::Path::new(&path), None, &[])
+                .unwrap()
+                .args
+        }
+    };
+    eprintln!("flags {flags:?}");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let mut db = Database::default();
+    let db_flags = flags.clone();
+    let file = SourceFile::new(&db, path.clone(), text.clone(), flags, 0);
     let module = parse(&db, file).module.clone().unwrap();
-    let in_header: Vec<_> = whole
-        .iter()
-        .flat_map(|f| &f.related)
-        .filter(|r| r.header.is_some())
-        .collect();
-    assert_eq!(in_header.len(), 2, "{whole:?}");
-    for r in in_header {
-        assert_eq!(module.line_col(r.span.start).0, 1, "{r:?}");
-        assert!(r.message.contains("of `acc.h`"), "{r:?}");
+    let sizes: Vec<usize> = piece::components(&module).iter().map(Vec::len).collect();
+    eprintln!(
+        "{} functions, {} with bodies, checked whole: {}, components {sizes:?}",
+        module.functions.len(),
+        module.functions.iter().filter(|f| f.has_body).count(),
+        checked_whole(&module)
+    );
+    file_findings(&db, file);
+    file_view(&db, file);
+    file_plan(&db, file);
+    let at = text.find("\nint main").expect("main") + 1;
+    let line = text[at..].find(";\n").unwrap() + at + 1;
+    let (mut pieces_ms, mut whole_ms) = (Vec::new(), Vec::new());
+    for k in 0..10 {
+        let mut edited = text.clone();
+        edited.insert_str(line, &" (void)0;".repeat(k % 2 + 1));
+        file.set_text(&mut db).to(edited.clone());
+        let module = parse(&db, file).module.clone().unwrap();
+        db.take_log();
+        let t = std::time::Instant::now();
+        pieces(&db, file);
+        let t_pieces = t.elapsed().as_secs_f64() * 1e3;
+        file_findings(&db, file);
+        let t_findings = t.elapsed().as_secs_f64() * 1e3;
+        file_view(&db, file);
+        let t_view = t.elapsed().as_secs_f64() * 1e3;
+        file_plan(&db, file);
+        pieces_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        eprintln!(
+            "database: pieces {t_pieces:.1} ms, +findings {t_findings:.1}, +view {t_view:.1}, +plan {:.1}",
+            pieces_ms.last().unwrap()
+        );
+        let ran = executed(&db);
+        let t = std::time::Instant::now();
+        let facts = env::interpret(&module, &edited);
+        check::check_facts(&module, &edited, &facts);
+        crate::view::view(&module, &facts);
+        crate::plan::plan(&module);
+        whole_ms.push(t.elapsed().as_secs_f64() * 1e3);
+        if k == 0 {
+            eprintln!("ran: {ran:?}");
+        }
     }
-    db.take_log();
-    // An edit inside `other` (which nothing calls): only its component runs again, not the
-    // one holding the header's bodies.
-    let edited = text.replace("b[i] * 2.0", "b[i] * 3.0");
-    file.set_text(&mut db).to(edited.clone());
-    agree(&db, &edited);
-    let ran = executed(&db);
-    assert!(
-        ran.iter().any(|r| r == "piece_findings other")
-            && ran.iter().all(|r| r.ends_with(" other")),
-        "only other's component: {ran:?}"
+    // As the language server asks: an editor host (translation units kept, reparsed).
+    let store = tempfile::tempdir().unwrap();
+    let mut host = crate::ide::AnalysisHost::for_editor(8, Some(store.path().to_path_buf()));
+    let path = std::path::PathBuf::from(&path);
+    let mut editor_ms = Vec::new();
+    for k in 0..12 {
+        let mut edited = text.clone();
+        edited.insert_str(line, &" (void)0;".repeat(k % 2 + 1));
+        let mut change = crate::ide::Change::new();
+        change.set_file(&path, edited, db_flags.clone());
+        host.apply_change(change);
+        let a = host.analysis();
+        let t = std::time::Instant::now();
+        a.module(&path).unwrap().unwrap();
+        let lowered = t.elapsed().as_secs_f64() * 1e3;
+        a.diagnostics(&path, &[]).unwrap();
+        let all = t.elapsed().as_secs_f64() * 1e3;
+        eprintln!(
+            "editor: parse {lowered:.1} ms, findings {:.1} ms",
+            all - lowered
+        );
+        if k >= 2 {
+            editor_ms.push(all - lowered);
+        }
+    }
+    editor_ms.sort_by(f64::total_cmp);
+    eprintln!("editor findings median {:.1} ms", editor_ms[5]);
+    pieces_ms.sort_by(f64::total_cmp);
+    whole_ms.sort_by(f64::total_cmp);
+    eprintln!(
+        "findings, view and plan after an edit: database {:.1} ms, whole module directly {:.1} ms (medians of 10)",
+        pieces_ms[5], whole_ms[5]
     );
 }

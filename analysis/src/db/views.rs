@@ -71,8 +71,7 @@ pub fn combine_views(parts: &[(Arc<FileView>, Piece)]) -> FileView {
 
 /// The view of the whole file, in its offsets and ids.
 pub fn file_view(db: &dyn Db, file: SourceFile) -> FileView {
-    // Bodies from the project's headers outside a band cannot travel in pieces (see
-    // `checked_whole`).
+    // Bodies from the project's headers cannot travel in pieces (see `file_findings`).
     if let Some(module) = parse(db, file).module.as_ref().filter(|m| checked_whole(m)) {
         return match super::whole_file_facts(db, file) {
             Some(facts) => view::view(module, &facts),
@@ -82,15 +81,16 @@ pub fn file_view(db: &dyn Db, file: SourceFile) -> FileView {
     combine_views(&piece_views(db, file))
 }
 
-/// The module holds a body lowered from a project header without a band of its own (its
-/// positions are not the header's: see `frontend::lower`), which a piece cannot carry: such a
-/// file is analysed whole (its findings, facts, view and plan), not in pieces. Bodies in a
-/// band travel in pieces like the file's own.
+/// The module holds code lowered from the project's headers: such a file is
+/// analysed whole (its findings, facts, view and plan), not in pieces.
 pub fn checked_whole(module: &Module) -> bool {
-    module
-        .functions
-        .iter()
-        .any(|f| f.has_body && !f.in_main_file && f.origin.is_none())
+    // (A band is made only for header code that is lowered: bodies of the headers', or their
+    // statements a function body includes.)
+    !module.headers.is_empty()
+        || module
+            .functions
+            .iter()
+            .any(|f| f.has_body && !f.in_main_file)
 }
 
 /// Every piece's plan with the piece, as [`piece_views`].

@@ -123,8 +123,8 @@ impl Analysis {
             Ok(f) => f,
             Err(e) => return Ok(Err(e)),
         };
-        // A file checked whole (a header body outside a band, see `db::checked_whole`) is
-        // planned whole too; the others from their pieces, moved back outside the query.
+        // A file checked whole (bodies from the project's headers) is planned whole too, with
+        // what those bodies do; the others from their pieces, moved back outside the query.
         if db::checked_whole(&module) {
             return Ok(Ok(self.with(|db| db::file_plan(db, file))?));
         }
