@@ -505,8 +505,8 @@ int main(void) {
 /// --ignored --nocapture`; by default the flags its compile database gives, as the language
 /// server reads them): its call-graph components, what an edit (a statement added to the
 /// first statement line of `main`) runs again, the time of its findings, view and plan from
-/// the pieces (cumulative) against the whole-file computation, and the findings as the
-/// editor's host computes them (translation unit kept and reparsed).
+/// the database (pieces, or the whole file where it is checked whole; cumulative) against the
+/// whole-file computation.
 #[test]
 #[ignore]
 fn time_an_edit_of_a_real_file() {
@@ -526,7 +526,6 @@ fn time_an_edit_of_a_real_file() {
     eprintln!("flags {flags:?}");
     let text = std::fs::read_to_string(&path).unwrap();
     let mut db = Database::default();
-    let db_flags = flags.clone();
     let file = SourceFile::new(&db, path.clone(), text.clone(), flags, 0);
     let module = parse(&db, file).module.clone().unwrap();
     let sizes: Vec<usize> = piece::components(&module).iter().map(Vec::len).collect();
@@ -572,33 +571,6 @@ fn time_an_edit_of_a_real_file() {
             eprintln!("ran: {ran:?}");
         }
     }
-    // As the language server asks: an editor host (translation units kept, reparsed).
-    let store = tempfile::tempdir().unwrap();
-    let mut host = crate::ide::AnalysisHost::for_editor(8, Some(store.path().to_path_buf()));
-    let path = std::path::PathBuf::from(&path);
-    let mut editor_ms = Vec::new();
-    for k in 0..12 {
-        let mut edited = text.clone();
-        edited.insert_str(line, &" (void)0;".repeat(k % 2 + 1));
-        let mut change = crate::ide::Change::new();
-        change.set_file(&path, edited, db_flags.clone());
-        host.apply_change(change);
-        let a = host.analysis();
-        let t = std::time::Instant::now();
-        a.module(&path).unwrap().unwrap();
-        let lowered = t.elapsed().as_secs_f64() * 1e3;
-        a.diagnostics(&path, &[]).unwrap();
-        let all = t.elapsed().as_secs_f64() * 1e3;
-        eprintln!(
-            "editor: parse {lowered:.1} ms, findings {:.1} ms",
-            all - lowered
-        );
-        if k >= 2 {
-            editor_ms.push(all - lowered);
-        }
-    }
-    editor_ms.sort_by(f64::total_cmp);
-    eprintln!("editor findings median {:.1} ms", editor_ms[5]);
     pieces_ms.sort_by(f64::total_cmp);
     whole_ms.sort_by(f64::total_cmp);
     eprintln!(
