@@ -7,6 +7,9 @@
 //!   is a warning naming the call, with no fix, and its `target update` stays in the loop.
 //! - `accessible_guard.c`: a kernel on host memory nothing maps, run only where
 //!   `omp_target_is_accessible` said the device reaches it: no finding.
+//! - `other_member_written.c`: a host read of one member of a struct variable whose staleness
+//!   rests on a write to another member (omplens follows the variable as one object): a
+//!   warning that says so, with no fix.
 
 use omplens_analysis::check::{self, Severity};
 use omplens_analysis::frontend::{flags, lower_file};
@@ -73,4 +76,22 @@ fn host_memory_the_program_checked_as_accessible_is_not_reported_unmapped() {
         "{:?}",
         findings.iter().map(|f| &f.message).collect::<Vec<_>>()
     );
+}
+
+#[test]
+fn a_read_stale_only_by_a_write_to_another_member_is_a_warning_that_says_so() {
+    let findings = findings_of("other_member_written.c");
+    let codes: Vec<String> = findings.iter().map(|f| f.code.to_string()).collect();
+    assert_eq!(codes, ["OMP101"], "{findings:?}");
+    let f = &findings[0];
+    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
+    assert!(
+        f.message.contains(
+            "(not certain: omplens follows `g` as one object, and the write it saw is to `g.x`, \
+             another member)"
+        ),
+        "{}",
+        f.message
+    );
+    assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
 }

@@ -68,6 +68,55 @@ pub fn demote_unknown(x: &mut Finding, f: &Fact, line_of: impl Fn(Span) -> Strin
     x.fixes.clear();
 }
 
+/// `base.member` or `base->member` at the start of the text of `span` (an access the
+/// analysis recorded): the variable's name, the member's, and the text up to the member's end.
+fn member_access(source: &str, span: Span) -> Option<(&str, &str, &str)> {
+    let text = source.get(span.start as usize..span.end as usize)?;
+    let ident = |t: &str| -> usize {
+        t.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+            .unwrap_or(t.len())
+    };
+    let base = &text[..ident(text)];
+    let rest = text[base.len()..].trim_start();
+    let rest = rest
+        .strip_prefix('.')
+        .or_else(|| rest.strip_prefix("->"))?
+        .trim_start();
+    let member = &rest[..ident(rest)];
+    let end = text.len() - rest.len() + member.len();
+    let named = !base.is_empty() && !member.is_empty();
+    (named && !base.starts_with(|c: char| c.is_ascii_digit())).then_some((
+        base,
+        member,
+        &text[..end],
+    ))
+}
+
+/// omplens follows a struct variable as one object, not member by member: when the access at
+/// `read` and the write that made its copy stale (`why`) name different members of one
+/// variable (`g.y[5]` read, `g.x[3]` written), the read is stale only as far as that model
+/// goes. Returns the written member's access (`g.x`) then.
+pub fn other_member_write(cx: &Context, read: Span, why: &Option<Why>) -> Option<String> {
+    let Some(Why::Write { at, .. }) = why else {
+        return None;
+    };
+    let (base, member, _) = member_access(cx.source, read)?;
+    let (wbase, wmember, written) = member_access(cx.source, *at)?;
+    (base == wbase && member != wmember).then(|| written.to_string())
+}
+
+/// [`other_member_write`] said the staleness rests on a write to another member: the finding
+/// is a warning that says so, with no fix.
+pub fn demote_other_member(x: &mut Finding, name: &str, written: &str) {
+    if x.severity == Severity::Error {
+        x.severity = Severity::Warning;
+    }
+    x.message.push_str(&format!(
+        " (not certain: omplens follows `{name}` as one object, and the write it saw is to `{written}`, another member)"
+    ));
+    x.fixes.clear();
+}
+
 /// "on every path" / "on some paths".
 pub fn paths(certain: bool) -> &'static str {
     if certain {

@@ -1,6 +1,6 @@
 //! OMP102: a kernel reads data the host changed after it was copied to the device.
 
-use super::common::{demote_unknown, facts, finding, item_text, paths, why_related};
+use super::common::{demote_other_member, demote_unknown, facts, other_member_write, finding, item_text, paths, why_related};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -79,6 +79,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
                     edits,
                 );
             }
+        }
+        if let Some(written) = other_member_write(cx, f.span, why) {
+            demote_other_member(&mut x, &f.name, &written);
         }
         demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);

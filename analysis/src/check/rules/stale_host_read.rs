@@ -1,6 +1,6 @@
 //! OMP101: the host reads data whose valid copy is on the device.
 
-use super::common::{demote_unknown, facts, finding, item_text, paths, retype, why_related, widest_loop};
+use super::common::{demote_other_member, demote_unknown, facts, other_member_write, finding, item_text, paths, retype, why_related, widest_loop};
 use super::Context;
 use crate::check::env::{FactKind, Why};
 use crate::check::{fixes, Finding};
@@ -62,6 +62,9 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         );
         x.related = why_related(cx, &f.name, why);
         x.fixes = fix(cx, f, why);
+        if let Some(written) = other_member_write(cx, f.span, why) {
+            demote_other_member(&mut x, &f.name, &written);
+        }
         demote_unknown(&mut x, f, |at| cx.module.line_ref(at.start));
         out.push(x);
     }
