@@ -435,3 +435,32 @@ pub fn names_fixed_in_loop(
             }
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::member_access;
+    use crate::ir::Span;
+
+    fn of(text: &str) -> Option<(&str, &str, &str)> {
+        member_access(
+            text,
+            Span {
+                start: 0,
+                end: text.len() as u32,
+            },
+        )
+    }
+
+    #[test]
+    fn member_accesses_name_their_variable_and_member() {
+        assert_eq!(of("g.y[5]"), Some(("g", "y", "g.y")));
+        assert_eq!(of("dom->m_x[i]"), Some(("dom", "m_x", "dom->m_x")));
+        assert_eq!(of("s . a"), Some(("s", "a", "s . a")));
+        // Not a member access: a plain variable, an element, a call, a number.
+        assert_eq!(of("a[3]"), None);
+        assert_eq!(of("g"), None);
+        assert_eq!(of("f(x).y"), None);
+        assert_eq!(of("1.5"), None);
+        assert_eq!(of("(*p).x"), None);
+    }
+}
