@@ -8,8 +8,8 @@ Usage: python3 bench/lsp_latency.py [--omplens [NAME=]PATH]... [--clangd PATH] [
 --file measures a real file instead of the generated one: its directory is copied to a
 temporary one (so its local headers come along), and the edits add and remove a trailing
 comment on a statement line inside FUNCTION (default `main`), one line per edit, between its
-kernels (with --edit-kind code, a statement `(void)0;` instead: the function's code changes,
-so omplens analyses its part of the file again). --omplens may be given several times (NAME=PATH) to compare builds in one run.
+kernels (with --edit-kind code, a statement `(void)0;` instead). --omplens may be given
+several times (NAME=PATH) to compare builds in one run.
 
 Every server is started, then (the servers alternating, edit by edit):
   (a) edit latency: open a generated C++ file of --lines lines with many kernels, wait for
@@ -313,8 +313,8 @@ def measure(servers, files, edits, edit_in=None, scratch=None, edit_kind="commen
         # The middle statement line of the function: between its kernels in a driver.
         targets = edit_targets_in(text0, edit_in)
         line, col = targets[len(targets) // 2]
-        # A comment changes no function's code (omplens reuses every part of the last
-        # analysis); a statement changes the function's (its part is analysed again).
+        # Either edit changes the function's part of the file for omplens: a new comment
+        # inside it becomes a placeholder there, a statement changes its code.
         piece = " // edited" if edit_kind == "comment" else " (void)0;"
     else:
         line, col = edit_targets(text0, edits)

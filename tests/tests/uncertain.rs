@@ -23,6 +23,18 @@ fn findings_of(name: &str) -> Vec<check::Finding> {
     check::check(&module, &source)
 }
 
+/// The program draws exactly one finding, of `code`: a warning whose message says `said`,
+/// with no fix.
+fn one_unfixed_warning(name: &str, code: &str, said: &str) {
+    let findings = findings_of(name);
+    let codes: Vec<String> = findings.iter().map(|f| f.code.to_string()).collect();
+    assert_eq!(codes, [code], "{findings:?}");
+    let f = &findings[0];
+    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
+    assert!(f.message.contains(said), "{}", f.message);
+    assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
+}
+
 fn program(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("uncertain")
@@ -52,20 +64,13 @@ fn findings_in_a_function_addressing_several_devices_are_uncertain_and_unfixed()
 
 #[test]
 fn globals_a_function_out_of_sight_may_reach_are_uncertain_and_unfixed() {
-    let findings = findings_of("unseen_callee_fills_mapped_global.c");
-    let codes: Vec<String> = findings.iter().map(|f| f.code.to_string()).collect();
-    assert_eq!(codes, ["OMP101"], "the read only (no OMP207 on the update)");
-    let f = &findings[0];
-    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
-    assert!(
-        f.message.contains(
-            "(not certain: the call at line 28 may use `norm`: `compute_norm` has no body in \
-             this file and may launch kernels on it)"
-        ),
-        "{}",
-        f.message
+    // The read only (no OMP207 on the update).
+    one_unfixed_warning(
+        "unseen_callee_fills_mapped_global.c",
+        "OMP101",
+        "(not certain: the call at line 28 may use `norm`: `compute_norm` has no body in this \
+         file and may launch kernels on it)",
     );
-    assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
 }
 
 #[test]
@@ -80,18 +85,10 @@ fn host_memory_the_program_checked_as_accessible_is_not_reported_unmapped() {
 
 #[test]
 fn a_read_stale_only_by_a_write_to_another_member_is_a_warning_that_says_so() {
-    let findings = findings_of("other_member_written.c");
-    let codes: Vec<String> = findings.iter().map(|f| f.code.to_string()).collect();
-    assert_eq!(codes, ["OMP101"], "{findings:?}");
-    let f = &findings[0];
-    assert_eq!(f.severity, Severity::Warning, "{}", f.message);
-    assert!(
-        f.message.contains(
-            "(not certain: omplens follows `g` as one object, and the write it saw is to `g.x`, \
-             another member)"
-        ),
-        "{}",
-        f.message
+    one_unfixed_warning(
+        "other_member_written.c",
+        "OMP101",
+        "(not certain: omplens follows `g` as one object, and the write it saw is to `g.x`, \
+         another member)",
     );
-    assert!(f.fixes.is_empty(), "{}: a fix was offered", f.message);
 }
