@@ -280,7 +280,7 @@ pub fn view(module: &Module, facts: &Facts) -> FileView {
             func: p.func,
             name: env::object_name(module, &p.object),
             var: match p.object {
-                Object::Var(v) => Some(v),
+                Object::Var(v) | Object::Field(v, _) => Some(v),
                 Object::Member(_) => None,
             },
             on_device: p.on_device,

@@ -363,3 +363,48 @@ int main(void) {
 ";
     assert!(codes(src).is_empty(), "{:?}", codes(src));
 }
+
+/// `a[i][0:M]` maps part of the row `a[i]` points to: its bounds are not in the units of
+/// `a`'s own allocation (8 row pointers here, 4 rows of a 2-D array below), so it is not a
+/// section past the end of `a` (it was a false OMP107 error). (The rows and the pointer
+/// array are still one object for the data-environment model: see the issue notes.)
+#[test]
+fn a_row_section_is_not_a_section_of_the_outer_array() {
+    let pointers = "#include <stdlib.h>
+#define N 8
+#define M 16
+int main(void) {
+  double **a = malloc(N * sizeof(double *));
+  for (int i = 0; i < N; i++) {
+    a[i] = malloc(M * sizeof(double));
+    for (int j = 0; j < M; j++) a[i][j] = i + j;
+  }
+#pragma omp target enter data map(to: a[0:N])
+  for (int i = 0; i < N; i++) {
+#pragma omp target enter data map(to: a[i][0:M])
+  }
+#pragma omp target teams distribute parallel for
+  for (int i = 0; i < N; i++)
+    for (int j = 0; j < M; j++)
+      a[i][j] *= 2;
+  return 0;
+}
+";
+    let grid = "int main(void) {
+  double a[4][16] = {{0}};
+  for (int i = 0; i < 4; i++) {
+#pragma omp target map(tofrom: a[i][0:16])
+    for (int j = 0; j < 16; j++)
+      a[i][j] += 1;
+  }
+  return (int)a[1][2];
+}
+";
+    for src in [pointers, grid] {
+        let found = codes(src);
+        assert!(
+            !found.iter().any(|(_, code, _)| *code == "OMP107"),
+            "{found:?}"
+        );
+    }
+}

@@ -19,6 +19,7 @@ fn deps(m: &Module, f: &str) -> Vec<(String, Direction, u32, bool)> {
             let name = match &d.object {
                 Object::Var(v) => m.var(*v).name.clone(),
                 Object::Member(s) => format!("this->{s}"),
+                Object::Field(v, s) => format!("{}.{s}", m.var(*v).name),
             };
             let line = m.line_col(func.stmt(d.stmt).span.start).0;
             (name, d.direction, line, d.loop_carried.is_some())

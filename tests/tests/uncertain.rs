@@ -8,7 +8,8 @@
 //! - `accessible_guard.c`: a kernel on host memory nothing maps, run only where
 //!   `omp_target_is_accessible` said the device reaches it: no finding.
 //! - `other_member_written.c`: a host read of one member of a struct variable whose staleness
-//!   rests on a write to another member (omplens follows the variable as one object): a
+//!   rests on a write to another member (the variable is also used whole, so omplens follows
+//!   it as one object; members mapped apart are followed apart where nothing else needs it): a
 //!   warning that says so, with no fix.
 
 use omplens_analysis::check::{self, Severity};

@@ -192,6 +192,7 @@ impl<'a> Mapper<'a> {
         Some(match o {
             Object::Var(v) => Object::Var(self.ids.var(*v)?),
             Object::Member(m) => Object::Member(m.clone()),
+            Object::Field(v, m) => Object::Field(self.ids.var(*v)?, m.clone()),
         })
     }
 

@@ -48,7 +48,7 @@ pub fn of(
     let name = name.to_string();
     let whole = match o {
         Object::Var(v) => allocation_extent(module, id, *v),
-        Object::Member(_) => None,
+        Object::Member(_) | Object::Field(..) => None,
     };
     match whole {
         Some(w) if !crate::text::scan::identifiers(&w.item).iter().any(|n| unusable(n)) => Ok(w),
@@ -105,6 +105,13 @@ fn of_any_scope(
         Object::Member(m) => {
             return Ok(Extent {
                 item: format!("this->{m}"),
+                bytes: None,
+                monotone: Vec::new(),
+            })
+        }
+        Object::Field(v, m) => {
+            return Ok(Extent {
+                item: format!("{}.{m}", module.var(*v).name),
                 bytes: None,
                 monotone: Vec::new(),
             })

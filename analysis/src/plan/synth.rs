@@ -660,6 +660,8 @@ impl<'a> FnCtx<'a> {
         let shared = self.shared_data(region);
         out.retain(|o| match o {
             Object::Member(m) => !programmer.1.contains(m),
+            // (The checker's alone: the synthesis follows whole variables.)
+            Object::Field(..) => true,
             // Device memory (`omp_target_alloc`) has no host copy to map: the kernels use its
             // address as it is.
             Object::Var(v) if self.device.contains(v) => false,
@@ -810,6 +812,7 @@ impl<'a> FnCtx<'a> {
         match o {
             Object::Var(v) => self.module.var(*v).name.clone(),
             Object::Member(m) => format!("this->{m}"),
+            Object::Field(v, m) => format!("{}.{m}", self.module.var(*v).name),
         }
     }
 
@@ -877,7 +880,7 @@ impl<'a> FnCtx<'a> {
                             self.func.qualified_name.clone(),
                             self.module.var(*v).name.clone(),
                         )),
-                        Object::Member(_) => None,
+                        Object::Member(_) | Object::Field(..) => None,
                     },
                     severity: Severity::Warning,
                     span: seeds
@@ -1273,7 +1276,7 @@ impl<'a> FnCtx<'a> {
     fn escapes(&self, o: &Object) -> bool {
         match o {
             Object::Member(_) => true,
-            Object::Var(v) => {
+            Object::Var(v) | Object::Field(v, _) => {
                 let var = self.module.var(*v);
                 match var.storage {
                     Storage::Global | Storage::StaticGlobal | Storage::StaticLocal => true,
@@ -1367,7 +1370,7 @@ fn unify_swapped(module: &Module, func: &crate::ir::Function, items: &mut [Mappe
     let group = effects::swap_groups(module, func);
     let group_of = |o: &Object| match o {
         Object::Var(v) => group.get(v).copied(),
-        Object::Member(_) => None,
+        Object::Member(_) | Object::Field(..) => None,
     };
     // Only a group with two or more mapped members is swapped between mapped names.
     let mut needs: BTreeMap<usize, (bool, bool, usize)> = BTreeMap::new();

@@ -21,6 +21,10 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 pub enum Object {
     Var(VarId),
     Member(String),
+    /// One member of a struct variable that the checker follows member by member
+    /// (`check::env::split`): `g.x` apart from `g.y` (for a pointer member, the data it
+    /// points to). Only the checker makes these; this analysis keeps one object per variable.
+    Field(VarId, String),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -187,6 +187,8 @@ pub(super) struct FnInterp<'a> {
     device_elements: std::collections::HashSet<crate::ir::VarId>,
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
+    /// Struct variables followed member by member here (see [`Prep`]).
+    split: std::collections::HashSet<crate::ir::VarId>,
     /// Variables a clause of this function names (their members' data stays theirs).
     clause_vars: BTreeSet<crate::ir::VarId>,
     /// Objects read on the host while their host copy may be stale, on any path (collected
@@ -204,6 +206,8 @@ pub(super) struct FnInterp<'a> {
 /// times for its exits and once more with its callers' context).
 pub(super) struct Prep {
     cover: Vec<(Span, Vec<crate::ir::VarId>)>,
+    /// Struct variables whose members are followed apart (`split::split_structs`).
+    split: std::collections::HashSet<crate::ir::VarId>,
     swaps: HashMap<crate::ir::VarId, usize>,
     member_targets: crate::semantics::effects::MemberTargets,
     member_aliases: (
@@ -250,6 +254,7 @@ impl Prepared {
         }
         let func = module.function(id);
         let member_aliases = crate::semantics::effects::member_alias_sets(module, func);
+        let split = super::split::split_structs(module, id);
         let items = module
             .directives
             .iter_enumerated()
@@ -257,13 +262,19 @@ impl Prepared {
             // (A clause naming a pointer into a member's data already names that member's
             // field object: `directive_items` maps it.)
             .map(|(d, _)| {
-                let items =
-                    super::items::directive_items_with(module, d, source, Some(&member_aliases.0));
+                let items = super::items::directive_items_with(
+                    module,
+                    d,
+                    source,
+                    Some(&member_aliases.0),
+                    Some(&split),
+                );
                 (d, items)
             })
             .collect();
         let p = std::rc::Rc::new(Prep {
             cover: coverage(module, id, g),
+            split,
             swaps: crate::semantics::effects::swap_groups(module, func),
             member_targets: crate::semantics::effects::member_targets(module, func),
             member_aliases,
@@ -370,6 +381,7 @@ impl<'a> FnInterp<'a> {
             device_members: prep.device_members.clone(),
             device_elements: prep.device_elements.clone(),
             fields: BTreeSet::new(),
+            split: prep.split.clone(),
             clause_vars: BTreeSet::new(),
             stale_reads: None,
             member_targets: prep.member_targets.clone(),
@@ -393,7 +405,7 @@ impl<'a> FnInterp<'a> {
             .iter()
             .filter_map(|o| match o {
                 Object::Var(v) => Some(*v),
-                Object::Member(_) => None,
+                Object::Member(_) | Object::Field(..) => None,
             })
             .collect();
         for o in context.keys() {
@@ -770,6 +782,11 @@ impl<'a> FnInterp<'a> {
                 [crate::ir::access::PathElem::Member(m), ..] => Some(Object::Member(m.clone())),
                 _ => None,
             },
+            Root::Var(v) if self.split.contains(&v) => match a.path.first() {
+                Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Field(v, m.clone())),
+                // (`split_structs` admits no other use.)
+                _ => Some(Object::Var(v)),
+            },
             Root::Var(v) => {
                 let var = self.module.var(v);
                 let pointer_value = (var.ty.is_pointer() || var.ty.is_pointer_reference())
@@ -1061,7 +1078,7 @@ impl<'a> FnInterp<'a> {
                     .iter()
                     .filter_map(|(o, _)| match o {
                         Object::Var(r) => self.views.get(r),
-                        Object::Member(_) => None,
+                        Object::Member(_) | Object::Field(..) => None,
                     })
                     .flatten()
                     .map(|v| (Object::Var(*v), true))
@@ -1390,7 +1407,9 @@ impl<'a> FnInterp<'a> {
                     continue;
                 }
                 let o = &self.objects[obj];
-                let Object::Var(v) = o else {
+                // (A member of a split struct variable is judged as the variable would be:
+                // an aggregate, implicitly mapped whole.)
+                let (Object::Var(v) | Object::Field(v, _)) = o else {
                     // A member's data that a clause of this function maps (through a pointer
                     // into it) is followed like pointer data; other members are the object's.
                     let mapped_here = self
@@ -1415,6 +1434,7 @@ impl<'a> FnInterp<'a> {
                 };
                 let var = self.module.var(*v);
                 let ty = var.ty.referent();
+                let field = matches!(o, Object::Field(..));
                 let first = read.or(write).unwrap_or(span);
                 // A variable of a template's dependent type (`auto p = v.data();`) that a
                 // clause of this function maps as an array section (`p[0:n]`) is a pointer.
@@ -1503,6 +1523,13 @@ impl<'a> FnInterp<'a> {
                                 k.implicit.push(item);
                             }
                         }
+                        None if field => k.implicit.push(implicit_item(
+                            o,
+                            object_name(self.module, o),
+                            info,
+                            None,
+                            map_type,
+                        )),
                         None => k.implicit.push(implicit_item(
                             o,
                             var.name.clone(),
@@ -1727,6 +1754,9 @@ impl<'a> FnInterp<'a> {
                 matches!(var.storage, Storage::Global | Storage::StaticGlobal)
                     || self.func.params.contains(v)
             }
+            // A member of a struct variable followed apart: a local's, or a global's in a
+            // function no caller of this file reaches (`split`): no caller asks.
+            Object::Field(..) => false,
             // A method's member is its object's: the caller's (`buf.finish()` unmapping what
             // `buf.p_` points to). Not one its kernels use: the interpretation does not follow
             // a member's data through a kernel, so its exit would say the host's copy is still
@@ -1934,7 +1964,9 @@ impl<'a> FnInterp<'a> {
                 continue;
             }
             let local = match &self.objects[i] {
-                Object::Var(v) => self.module.var(*v).storage == Storage::Local,
+                Object::Var(v) | Object::Field(v, _) => {
+                    self.module.var(*v).storage == Storage::Local
+                }
                 Object::Member(_) => false,
             };
             // A local pointer loaded from elsewhere (`double *u = f->u;`) may be unmapped
@@ -2028,7 +2060,7 @@ impl<'a> FnInterp<'a> {
                 self.module.var(*v).ty.referent().kind,
                 crate::ir::TypeKind::Record(_)
             ),
-            Object::Member(_) => false,
+            Object::Member(_) | Object::Field(..) => false,
         };
         plain && self.context_known.contains(&obj)
     }
@@ -3275,6 +3307,20 @@ impl<'a> FnInterp<'a> {
             }
             host |= s.dev;
             host_why = s.dev_why.clone();
+            // The device's copy is stale because the host wrote the data while it was
+            // mapped: the copy back brings the device's old data over that write.
+            if let Some(Why::Write {
+                at,
+                on_device: false,
+            }) = s.dev_why
+            {
+                if s.dev & STALE != 0 {
+                    host_why = Some(Why::CopiedOver {
+                        item: m.span,
+                        write: at,
+                    });
+                }
+            }
             next.last_out = certain.then_some(key);
             // The device wrote the data and its storage goes now, but only the exit's own
             // section comes back: the rest of the host copy stays stale. Whether a read
@@ -3294,19 +3340,30 @@ impl<'a> FnInterp<'a> {
             host |= s.host;
             host_why = host_why.or(s.host_why.clone());
             if s.host & STALE != 0 {
-                if copies && may_p && !m.always {
-                    host_why = Some(Why::NoCopyBack { item: m.span });
-                } else if !copies && may0 {
-                    if let Some(Why::Write {
+                let device_write = match s.host_why {
+                    Some(Why::Write {
                         at,
                         on_device: true,
-                    }) = s.host_why
-                    {
-                        host_why = Some(Why::Dropped {
-                            item: m.span,
-                            write: at,
-                        });
-                    }
+                    }) => Some(at),
+                    Some(Why::NoCopyBack { write, .. }) => write,
+                    _ => None,
+                };
+                if copies && may_p && !m.always {
+                    host_why = Some(Why::NoCopyBack {
+                        item: m.span,
+                        write: device_write,
+                    });
+                } else if let (false, true, Some(at)) = (copies, may0, device_write) {
+                    // (Also after an inner copy back that did not happen: this exit, the
+                    // last, drops the device's results.)
+                    host_why = Some(Why::Dropped {
+                        item: m.span,
+                        write: at,
+                        inner: match s.host_why {
+                            Some(Why::NoCopyBack { item, .. }) => Some(item),
+                            _ => None,
+                        },
+                    });
                 }
             }
         }
@@ -3487,7 +3544,7 @@ impl<'a> FnInterp<'a> {
                     at,
                     on_device: true,
                 }) => Some(*at),
-                Some(Why::NoCopyBack { item }) => Some(*item),
+                Some(Why::NoCopyBack { item, .. }) => Some(*item),
                 _ => None,
             };
             // In a loop that times its repetitions, putting the host's copy over the results

@@ -7,7 +7,7 @@ use crate::pragma::{Accessor, ClauseKind, Expr, ListItem, MapModifier, MapType};
 use crate::semantics::constants::Values;
 use crate::semantics::symbolic::pragma_poly;
 use crate::semantics::validity::Object;
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapItem {
@@ -111,9 +111,19 @@ impl Defaults {
     }
 }
 
-/// The object a list item names, if it names one omplens follows.
-fn object_of(module: &Module, binding: &Binding, item: &ListItem) -> Option<Object> {
+/// The object a list item names, if it names one omplens follows. `split`: the struct
+/// variables followed member by member (`split::split_structs`).
+fn object_of(
+    module: &Module,
+    binding: &Binding,
+    item: &ListItem,
+    split: &HashSet<crate::ir::VarId>,
+) -> Option<Object> {
     match &binding.target {
+        BindingTarget::Var(v) if split.contains(v) => match item.path.first() {
+            Some(Accessor::Member { name, .. }) => Some(Object::Field(*v, name.name.clone())),
+            _ => Some(Object::Var(*v)),
+        },
         BindingTarget::Var(v) => Some(Object::Var(*v)),
         // (The binding's name: a reference to a member names the member, `frontend::references`.)
         BindingTarget::Member => Some(Object::Member(binding.name.clone())),
@@ -135,19 +145,33 @@ fn object_of(module: &Module, binding: &Binding, item: &ListItem) -> Option<Obje
 }
 
 pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveItems {
-    directive_items_with(module, dir, source, None)
+    directive_items_with(module, dir, source, None, None)
 }
 
 /// [`directive_items`] with the directive's function's member aliases
-/// (`effects::member_aliases`) when the caller has them: they are the costly part, and a
-/// function's are the same for each of its directives.
+/// (`effects::member_aliases`) and split struct variables (`split::split_structs`) when the
+/// caller has them: they are the costly part, and a function's are the same for each of its
+/// directives.
 pub fn directive_items_with(
     module: &Module,
     dir: DirId,
     source: &str,
     member_aliases: Option<&HashMap<crate::ir::VarId, String>>,
+    split: Option<&HashSet<crate::ir::VarId>>,
 ) -> DirectiveItems {
     let info = module.directive(dir);
+    let split_here;
+    let split = match (split, info.function) {
+        (Some(s), _) => s,
+        (None, Some(f)) => {
+            split_here = super::split::split_structs(module, f);
+            &split_here
+        }
+        (None, None) => {
+            split_here = HashSet::new();
+            &split_here
+        }
+    };
     let d = &info.directive;
     let mut out = DirectiveItems::default();
     // A clause naming a local pointer into a member's data (`p = &dom->m_p[0]`) maps that
@@ -179,7 +203,7 @@ pub fn directive_items_with(
             with_mapper(module, &mappers, binding, clause, written)
         {
             let item = &item;
-            let Some(object) = object_of(module, binding, item) else {
+            let Some(object) = object_of(module, binding, item, split) else {
                 continue;
             };
             let object = match &object {
@@ -232,7 +256,16 @@ pub fn directive_items_with(
                 .to_string();
             let through_mapper = mapper_type.map(|_| item.to_string());
             // (A mapper's member item: its bytes are not the variable's.)
+            // `a[i][0:m]`: the section is of what `a[i]` points to (a row), not of `a`'s own
+            // elements, so its bounds are not in the units of `a`'s allocation.
+            let inner_section = item.has_sections()
+                && item
+                    .path
+                    .iter()
+                    .take_while(|a| !matches!(a, Accessor::Section { .. }))
+                    .any(|a| matches!(a, Accessor::Index(_)));
             let bytes = match mapper_type {
+                _ if inner_section => None,
                 Some(_) if !item.is_plain_variable() => None,
                 _ => item_bytes(module, if same_units { &object } else { &named }, item),
             };
@@ -276,7 +309,7 @@ pub fn directive_items_with(
                     },
                     always: modifiers.contains(&MapModifier::Always) || mapper_always,
                     section: item.sections().next().map(|s| match s {
-                        Accessor::Section { lower, length, .. } if same_units => {
+                        Accessor::Section { lower, length, .. } if same_units && !inner_section => {
                             (lower.clone(), length.clone())
                         }
                         _ => (None, None),

@@ -13,6 +13,7 @@ mod events;
 mod fills;
 pub mod items;
 mod mappers;
+pub mod split;
 pub mod state;
 
 use crate::ir::cfg::{self, BlockId, Cfg, Exec, LoopId, NodeKind};
@@ -54,15 +55,25 @@ pub type CopyKey = (u32, u32, u32, u32, bool);
 pub enum Why {
     /// Written in the other space (the write's span).
     Write { at: Span, on_device: bool },
-    /// A region ended without copying the device's writes back (the map item, the write).
-    Dropped { item: Span, write: Span },
+    /// A region ended without copying the device's writes back (the map item, the write,
+    /// and an inner copy back that did not happen because this region still held the data).
+    Dropped {
+        item: Span,
+        write: Span,
+        inner: Option<Span>,
+    },
     /// `from`/`tofrom` on exit did not copy: the data was still mapped (count above zero).
-    NoCopyBack { item: Span },
+    /// `write`: the device write whose result stayed there, when known.
+    NoCopyBack { item: Span, write: Option<Span> },
     /// Mapped without a copy (`alloc`, `from`): the device memory holds nothing yet.
     Alloc { item: Span },
     /// A `target update to` copied the host's stale data over the device's results (a
     /// `from` was meant): the update's item and the device write it lost.
     Overwritten { update: Span, write: Span },
+    /// The host wrote the data while it was mapped and the device's copy was not refreshed;
+    /// a copy back (the exit item) then brought the device's old copy over the host's
+    /// write (the host write's span).
+    CopiedOver { item: Span, write: Span },
     /// A kernel wrote a scalar that was `firstprivate` (implicitly or not). `lastprivate`:
     /// the scalar is `lastprivate` on a combined `target` construct, which OpenMP maps
     /// `tofrom` but clang-19 keeps `firstprivate`.
@@ -595,6 +606,7 @@ pub fn object_name(module: &Module, o: &Object) -> String {
     match o {
         Object::Var(v) => module.var(*v).name.clone(),
         Object::Member(m) => format!("this->{m}"),
+        Object::Field(v, m) => format!("{}.{m}", module.var(*v).name),
     }
 }
 
@@ -609,7 +621,9 @@ pub fn is_scalar_var(module: &Module, o: &Object) -> bool {
                 TypeKind::Pointer(_) | TypeKind::Array { .. } | TypeKind::Record(_)
             )
         }
-        Object::Member(_) => false,
+        // (A member of a struct variable: the variable is the aggregate the implicit rules
+        // judge.)
+        Object::Member(_) | Object::Field(..) => false,
     }
 }
 

@@ -97,7 +97,7 @@ fn member_access(source: &str, span: Span) -> Option<(&str, &str, &str)> {
 /// variable (`g.y[5]` read, `g.x[3]` written), the read is stale only as far as that model
 /// goes. Returns the written member's access (`g.x`) then.
 pub fn other_member_write(cx: &Context, read: Span, why: &Option<Why>) -> Option<String> {
-    let Some(Why::Write { at, .. }) = why else {
+    let (Some(Why::Write { at, .. }) | Some(Why::CopiedOver { write: at, .. })) = why else {
         return None;
     };
     let (base, member, _) = member_access(cx.source, read)?;
@@ -169,17 +169,24 @@ pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> 
                 if *on_device { "device" } else { "host" }
             ),
         )],
-        Some(Why::Dropped { item, write }) => vec![
-            r(*write, format!("`{name}` written on the device here")),
-            r(
+        Some(Why::Dropped { item, write, inner }) => {
+            let mut out = vec![r(*write, format!("`{name}` written on the device here"))];
+            if let Some(inner) = inner {
+                out.push(r(
+                    *inner,
+                    format!("this copy back does not happen: `{name}` is still mapped by an enclosing region (its reference count does not drop to zero)"),
+                ));
+            }
+            out.push(r(
                 *item,
                 format!(
                     "the data is unmapped here without a copy back (line {})",
                     line(cx, *item)
                 ),
-            ),
-        ],
-        Some(Why::NoCopyBack { item }) => vec![r(
+            ));
+            out
+        }
+        Some(Why::NoCopyBack { item, .. }) => vec![r(
             *item,
             format!("this copy back does not happen: `{name}` is still mapped by an enclosing region (its reference count does not drop to zero)"),
         )],
@@ -187,6 +194,19 @@ pub fn why_related(cx: &Context, name: &str, why: &Option<Why>) -> Vec<Related> 
             *item,
             format!("`{name}` mapped here without copying its data to the device"),
         )],
+        Some(Why::CopiedOver { item, write }) => vec![
+            r(
+                *write,
+                format!("`{name}` written on the host here, while mapped; the device's copy is not updated"),
+            ),
+            r(
+                *item,
+                format!(
+                    "this copy back (line {}) brings the device's old `{name}` over the host's write",
+                    line(cx, *item)
+                ),
+            ),
+        ],
         Some(Why::Overwritten { update, write }) => vec![
             r(*write, format!("`{name}` written on the device here")),
             r(

@@ -195,6 +195,7 @@ pub fn run(module: &Module, source: &str, facts: &Facts) -> Vec<Finding> {
         calls: OnceCell::new(),
         values: RefCell::new(HashMap::new()),
         member_aliases: RefCell::new(HashMap::new()),
+        split: RefCell::new(HashMap::new()),
         items: RefCell::new(HashMap::new()),
     };
     run_rules(&cx)
@@ -211,6 +212,9 @@ pub struct Context<'a> {
     values: RefCell<HashMap<FuncId, Rc<Values>>>,
     /// Per function, its member aliases (`effects::member_aliases`), for [`Self::items`].
     member_aliases: RefCell<HashMap<FuncId, Rc<HashMap<crate::ir::VarId, String>>>>,
+    /// Per function, its struct variables followed member by member
+    /// (`env::split::split_structs`), for [`Self::items`].
+    split: RefCell<HashMap<FuncId, Rc<std::collections::HashSet<crate::ir::VarId>>>>,
     /// [`Self::items`] per directive, once: rules ask per copy.
     items: RefCell<HashMap<crate::ir::DirId, Rc<crate::check::env::items::DirectiveItems>>>,
 }
@@ -234,11 +238,19 @@ impl Context<'_> {
                 })
                 .clone()
         });
+        let split = self.module.directive(d).function.map(|f| {
+            self.split
+                .borrow_mut()
+                .entry(f)
+                .or_insert_with(|| Rc::new(crate::check::env::split::split_structs(self.module, f)))
+                .clone()
+        });
         let items = Rc::new(crate::check::env::items::directive_items_with(
             self.module,
             d,
             self.source,
             aliases.as_deref(),
+            split.as_deref(),
         ));
         self.items.borrow_mut().insert(d, items.clone());
         items

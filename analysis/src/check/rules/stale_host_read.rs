@@ -40,7 +40,8 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             Some(Why::NoCopyBack { .. }) => {
                 ": the copy back at the end of its mapping did not happen, because an enclosing mapping keeps it on the device"
             }
-            Some(Why::Dropped { .. }) => ": the device wrote it and it was unmapped without a copy back",
+            Some(Why::Dropped { inner: None, .. }) => ": the device wrote it and it was unmapped without a copy back",
+            Some(Why::Dropped { inner: Some(_), .. }) => ": the device wrote it, its inner copy back did not happen (an enclosing region still held it), and that region unmapped it without one",
             Some(Why::Alloc { .. }) => ": it was copied back from device memory that nothing initialized",
             Some(Why::Overwritten { .. }) => {
                 ": a `target update to` copied the host's old data over the device's results where `from` was meant"
@@ -50,16 +51,21 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
             }
             _ => ": no copy back reaches this read",
         };
-        let mut x = finding(
-            RULE.code,
-            f.certain,
-            f.span,
-            format!(
+        let message = match why {
+            Some(Why::CopiedOver { item, write }) => format!(
+                "`{}` is read on the host{} after the copy back at line {} brought the device's old copy over the host's write at line {}: that write is lost",
+                f.name,
+                paths(f.certain),
+                cx.module.line_ref(item.start),
+                cx.module.line_ref(write.start),
+            ),
+            _ => format!(
                 "`{}` is read on the host{} while its valid copy is on the device{detail}",
                 f.name,
                 paths(f.certain)
             ),
-        );
+        };
+        let mut x = finding(RULE.code, f.certain, f.span, message);
         x.related = why_related(cx, &f.name, why);
         x.fixes = fix(cx, f, why);
         if let Some(written) = other_member_write(cx, f.span, why) {
@@ -86,6 +92,11 @@ fn fix(cx: &Context, f: &crate::check::env::Fact, why: &Option<Why>) -> Vec<crat
     }
     if let Some(Why::Overwritten { update, .. }) = why {
         return reverse_update(cx, *update);
+    }
+    // (Whether the host's write or the device's data was meant to survive is the
+    // programmer's call: no fix.)
+    if let Some(Why::CopiedOver { .. }) = why {
+        return Vec::new();
     }
     if !f.present {
         return Vec::new();

@@ -1,0 +1,201 @@
+//! Struct variables the checker follows member by member.
+//!
+//! Map items that name members of one struct variable apart (`map(to: g.x) map(from: g.y)`)
+//! give each member a life of its own on the device: a host write to `g.x` leaves `g.y`'s
+//! device copy as valid as it was, and a copy back of `g.y` does not bring `g.x` home.
+//! Followed as one object, `g` would be stale after the write to `g.x` (a false "stale read"
+//! of `g.y`), and "copied back but the device never wrote it" would be said of `g.x` when the
+//! kernel wrote `g.y`. So such a variable is followed as one object per member
+//! (`Object::Field`), but only where nothing in the function needs it whole:
+//!
+//! - it is a local (not a parameter, not `static`) or a global, of struct type, not
+//!   `declare target`, in a file with no `declare mapper` (a mapper's items are the whole
+//!   variable's);
+//! - every list item of the function's directives that names it names one of its members
+//!   (`g.x`, `g.x[0:n]`) in a `map`, `to` or `from` clause;
+//! - every use of it in the function is a member access `g.m` (no `&g`, no `g` passed or
+//!   copied whole), and no local pointer or reference is set from one (`p = g.x`: the
+//!   analyses would follow `p` to `g`, not to `g.x`);
+//! - every member a kernel of the function uses is one a map item names (what the device
+//!   holds of a partly mapped struct otherwise is not modelled);
+//! - for a global, also: no function of the file calls this one or takes its address, and it
+//!   calls only library functions, so no other function's view of the global (its entry
+//!   context, its summary, its exits) has to agree with the split.
+
+use crate::ir::{Callee, ExprKind, FuncId, Module, StmtKind, Storage, TypeKind, VarId};
+use crate::pragma::{Accessor, ClauseKind};
+use std::collections::{HashMap, HashSet};
+
+/// What one variable's uses allow.
+#[derive(Default)]
+struct Candidate {
+    /// Members named by map/motion items.
+    mapped: HashSet<String>,
+    /// Members used in kernels.
+    on_device: HashSet<String>,
+    /// Something needs the variable whole.
+    whole: bool,
+}
+
+/// The struct variables function `id` follows member by member (see the module's
+/// documentation).
+pub fn split_structs(module: &Module, id: FuncId) -> HashSet<VarId> {
+    let mut cands: HashMap<VarId, Candidate> = HashMap::new();
+    for info in module.directives.iter().filter(|d| d.function == Some(id)) {
+        if info.directive.kind == crate::pragma::DirectiveKind::DeclareMapper {
+            return HashSet::new();
+        }
+        for (k, (clause, item)) in info.directive.clause_items().enumerate() {
+            let Some(crate::ir::BindingTarget::Var(v)) = info.bindings.get(k).map(|b| &b.target)
+            else {
+                continue;
+            };
+            let c = cands.entry(*v).or_default();
+            let motion = matches!(
+                clause.kind,
+                ClauseKind::Map { .. } | ClauseKind::To { .. } | ClauseKind::From { .. }
+            );
+            match item.path.first() {
+                Some(Accessor::Member { name, arrow: false }) if motion && !item.deref => {
+                    c.mapped.insert(name.name.clone());
+                }
+                _ => c.whole = true,
+            }
+        }
+    }
+    cands.retain(|v, c| !c.whole && !c.mapped.is_empty() && eligible_var(module, *v));
+    if cands.is_empty() || has_mappers(module) {
+        return HashSet::new();
+    }
+    let func = module.function(id);
+    let kernels: Vec<crate::pragma::Span> = crate::ir::kernel_stmts(module, func)
+        .into_iter()
+        .map(|k| func.stmt(k).span)
+        .collect();
+    let in_kernel =
+        |s: crate::pragma::Span| kernels.iter().any(|k| k.start <= s.start && s.end <= k.end);
+    // Uses of each candidate: all of them, and those that are member accesses.
+    let mut uses: HashMap<VarId, (usize, usize)> = HashMap::new();
+    for e in func.exprs.iter() {
+        match &e.kind {
+            ExprKind::Var(v) if cands.contains_key(v) => uses.entry(*v).or_default().0 += 1,
+            ExprKind::Member {
+                base: Some(b),
+                field,
+                arrow: false,
+            } => {
+                if let ExprKind::Var(v) = func.expr(*b).kind {
+                    if let Some(c) = cands.get_mut(&v) {
+                        uses.entry(v).or_default().1 += 1;
+                        if in_kernel(e.span) {
+                            c.on_device.insert(field.clone());
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    // Local pointers and references set from an expression naming a candidate.
+    for (target, rhs) in local_sets(func) {
+        let t = &module.var(target).ty;
+        if t.is_pointer() || matches!(t.kind, TypeKind::Reference(_)) {
+            for v in mentioned(func, rhs) {
+                if let Some(c) = cands.get_mut(&v) {
+                    c.whole = true;
+                }
+            }
+        }
+    }
+    let mut out: HashSet<VarId> = cands
+        .into_iter()
+        .filter(|(v, c)| {
+            !c.whole
+                && uses.get(v).is_some_and(|(all, members)| all == members)
+                && c.on_device.is_subset(&c.mapped)
+        })
+        .map(|(v, _)| v)
+        .collect();
+    let global = |v: &VarId| {
+        matches!(
+            module.var(*v).storage,
+            Storage::Global | Storage::StaticGlobal
+        )
+    };
+    // (Another function of the file would see the global whole.)
+    let shared = || reached(module, id) || !calls_only_library(module, id);
+    if out.iter().any(global) && shared() {
+        out.retain(|v| !global(v));
+    }
+    out
+}
+
+fn eligible_var(module: &Module, v: VarId) -> bool {
+    let var = module.var(v);
+    matches!(var.ty.kind, TypeKind::Record(_))
+        && !var.declare_target
+        && matches!(
+            var.storage,
+            Storage::Local | Storage::Global | Storage::StaticGlobal
+        )
+}
+
+fn has_mappers(module: &Module) -> bool {
+    module
+        .directives
+        .iter()
+        .any(|d| d.directive.kind == crate::pragma::DirectiveKind::DeclareMapper)
+}
+
+/// Every `x = rhs` and `T x = rhs` of `func` whose target is a plain variable.
+fn local_sets(func: &crate::ir::Function) -> Vec<(VarId, crate::ir::ExprId)> {
+    let mut out = Vec::new();
+    for st in func.stmts.iter() {
+        if let StmtKind::Decl(ds) = &st.kind {
+            out.extend(ds.iter().filter_map(|(v, init)| init.map(|i| (*v, i))));
+        }
+    }
+    for e in func.exprs.iter() {
+        if let ExprKind::Assign(_, lhs, rhs) = &e.kind {
+            if let ExprKind::Var(v) = func.expr(*lhs).kind {
+                out.push((v, *rhs));
+            }
+        }
+    }
+    out
+}
+
+/// The variables expression `e` names.
+fn mentioned(func: &crate::ir::Function, e: crate::ir::ExprId) -> Vec<VarId> {
+    let mut out = Vec::new();
+    let mut stack = vec![e];
+    while let Some(e) = stack.pop() {
+        let kind = &func.expr(e).kind;
+        if let ExprKind::Var(v) = kind {
+            out.push(*v);
+        }
+        stack.extend(crate::semantics::symbolic::children(kind));
+    }
+    out
+}
+
+/// Every call of `id` is to a function of a system header.
+fn calls_only_library(module: &Module, id: FuncId) -> bool {
+    module.function(id).exprs.iter().all(|e| match &e.kind {
+        ExprKind::Call { callee, .. } => match callee {
+            Callee::Direct(c) => module.function(*c).in_system_header,
+            _ => false,
+        },
+        _ => true,
+    })
+}
+
+/// Some function of the file calls `id` or takes its address.
+fn reached(module: &Module, id: FuncId) -> bool {
+    module.functions.iter().any(|f| {
+        f.exprs.iter().any(|e| {
+            matches!(e.kind, ExprKind::Func(c) if c == id)
+                || matches!(&e.kind, ExprKind::Call { callee: Callee::Direct(c), .. } if *c == id)
+        })
+    })
+}

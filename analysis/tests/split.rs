@@ -1,0 +1,67 @@
+//! `check::env::split`: which struct variables the checker follows member by member.
+
+mod common;
+
+use omplens_analysis::check::env::split::split_structs;
+
+fn split_names(src: &str) -> Vec<String> {
+    let module = common::lower("split.c", src);
+    let main = module
+        .functions
+        .iter_enumerated()
+        .find(|(_, f)| f.name == "main")
+        .map(|(id, _)| id)
+        .expect("main");
+    let mut names: Vec<String> = split_structs(&module, main)
+        .into_iter()
+        .map(|v| module.var(v).name.clone())
+        .collect();
+    names.sort();
+    names
+}
+
+const HEAD: &str = "typedef struct { double x[8]; double y[8]; int n; } grid_t;\n";
+
+#[test]
+fn members_mapped_apart_split_the_variable() {
+    let src = format!(
+        "{HEAD}int main(void) {{ grid_t g; g.n = 8;\n\
+         #pragma omp target map(to: g.x) map(from: g.y[0:8])\n\
+         for (int i = 0; i < 8; i++) g.y[i] = g.x[i];\n\
+         return (int)g.y[1]; }}\n"
+    );
+    assert_eq!(split_names(&src), ["g"]);
+}
+
+#[test]
+fn a_whole_use_keeps_the_variable_whole() {
+    for body in [
+        // mapped whole somewhere
+        "#pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = g.x[0];\n\
+         #pragma omp target map(tofrom: g)\n g.y[1] = 1;\n",
+        // passed whole
+        "#pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = g.x[0];\n use(&g);\n",
+        // a pointer into a member
+        "double *p = g.x;\n#pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = p[0];\n",
+        // a kernel uses a member no map item names
+        "#pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = g.x[0] + g.n;\n",
+    ] {
+        let src = format!(
+            "{HEAD}void use(grid_t *);\nint main(void) {{ grid_t g; g.n = 1;\n{body}\
+             return 0; }}\n"
+        );
+        assert!(split_names(&src).is_empty(), "{body}");
+    }
+}
+
+#[test]
+fn a_global_splits_only_where_no_other_function_shares_its_view() {
+    let kernel = "#pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = g.x[0];\n";
+    let alone = format!("{HEAD}grid_t g;\nint main(void) {{\n{kernel} return 0; }}\n");
+    assert_eq!(split_names(&alone), ["g"]);
+    let calls = format!(
+        "{HEAD}grid_t g;\nvoid step(void) {{ g.x[0] += 1; }}\n\
+         int main(void) {{\n{kernel} step(); return 0; }}\n"
+    );
+    assert!(split_names(&calls).is_empty());
+}
