@@ -3308,12 +3308,27 @@ impl<'a> FnInterp<'a> {
             host |= s.dev;
             host_why = s.dev_why.clone();
             // The device's copy is stale because the host wrote the data while it was
-            // mapped: the copy back brings the device's old data over that write.
-            if let Some(Why::Write {
-                at,
-                on_device: false,
-            }) = s.dev_why
+            // mapped: the copy back brings the device's old data over that write. (Not said
+            // of an item naming one member of a variable followed whole, `map(from: g.y)`:
+            // the write may be to another member, which this copy leaves alone.)
+            let one_member = match &m.object {
+                Object::Var(v) => m
+                    .text
+                    .trim_start()
+                    .strip_prefix(self.module.var(*v).name.as_str())
+                    .map(str::trim_start)
+                    .is_some_and(|r| r.starts_with('.') || r.starts_with("->")),
+                _ => false,
+            };
+            if let (
+                false,
+                Some(Why::Write {
+                    at,
+                    on_device: false,
+                }),
+            ) = (one_member, &s.dev_why)
             {
+                let at = *at;
                 if s.dev & STALE != 0 {
                     host_why = Some(Why::CopiedOver {
                         item: m.span,
