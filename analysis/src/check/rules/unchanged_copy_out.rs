@@ -59,12 +59,24 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if all < made {
             continue;
         }
+        // A kernel of the function writes it: the host's copy was brought up to date after
+        // that (a `target update from`), not never made stale.
+        let device_writes = cx
+            .facts
+            .points
+            .iter()
+            .any(|p| p.func == f.func && p.object == f.object && p.on_device && p.write);
+        let why = if device_writes {
+            "the device has not changed it since the host's copy was last brought up to date"
+        } else {
+            "the device never wrote it"
+        };
         let mut x = finding(
             RULE.code,
             f.certain,
             c.item,
             format!(
-                "`{}` is copied back to the host ({}) but the device never wrote it",
+                "`{}` is copied back to the host ({}) but {why}",
                 c.item_text,
                 cost(c.bytes, None)
             ),
