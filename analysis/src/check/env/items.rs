@@ -255,7 +255,6 @@ pub fn directive_items_with(
                 .unwrap_or(&item.base.name)
                 .to_string();
             let through_mapper = mapper_type.map(|_| item.to_string());
-            // (A mapper's member item: its bytes are not the variable's.)
             // `a[i][0:m]`: the section is of what `a[i]` points to (a row), not of `a`'s own
             // elements, so its bounds are not in the units of `a`'s allocation.
             let inner_section = item.has_sections()
@@ -264,6 +263,7 @@ pub fn directive_items_with(
                     .iter()
                     .take_while(|a| !matches!(a, Accessor::Section { .. }))
                     .any(|a| matches!(a, Accessor::Index(_)));
+            // (A mapper's member item: its bytes are not the variable's.)
             let bytes = match mapper_type {
                 _ if inner_section => None,
                 Some(_) if !item.is_plain_variable() => None,
