@@ -65,3 +65,26 @@ fn a_global_splits_only_where_no_other_function_shares_its_view() {
     );
     assert!(split_names(&calls).is_empty());
 }
+
+/// A struct passed by value is the function's own copy: split like a local where no caller in
+/// the file gives it a context.
+#[test]
+fn a_parameter_by_value_splits_where_no_caller_of_the_file_reaches_it() {
+    let run = "void run(grid_t g) {\n\
+               #pragma omp target map(to: g.x) map(from: g.y)\n g.y[0] = g.x[0];\n}\n";
+    let names = |src: &str| {
+        let module = common::lower("split.c", src);
+        let (id, _) = module
+            .functions
+            .iter_enumerated()
+            .find(|(_, f)| f.name == "run" && f.has_body)
+            .expect("run");
+        split_structs(&module, id)
+            .into_iter()
+            .map(|v| module.var(v).name.clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(names(&format!("{HEAD}{run}")), ["g"]);
+    let called = format!("{HEAD}{run}int main(void) {{ grid_t g = {{0}}; run(g); return 0; }}\n");
+    assert!(names(&called).is_empty());
+}

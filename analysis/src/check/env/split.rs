@@ -8,9 +8,9 @@
 //! kernel wrote `g.y`. So such a variable is followed as one object per member
 //! (`Object::Field`), but only where nothing in the function needs it whole:
 //!
-//! - it is a local (not a parameter, not `static`) or a global, of struct type, not
-//!   `declare target`, in a file with no `declare mapper` (a mapper's items are the whole
-//!   variable's);
+//! - it is a local (not `static`), a parameter passed by value or a global, of struct type,
+//!   not `declare target`, in a file with no `declare mapper` (a mapper's items are the
+//!   whole variable's);
 //! - every list item of the function's directives that names it names one of its members
 //!   (`g.x`, `g.x[0:n]`) in a `map`, `to` or `from` clause;
 //! - every use of it in the function is a member access `g.m` (no `&g`, no `g` passed or
@@ -18,9 +18,9 @@
 //!   analyses would follow `p` to `g`, not to `g.x`);
 //! - every member a kernel of the function uses is one a map item names (what the device
 //!   holds of a partly mapped struct otherwise is not modelled);
-//! - for a global, also: no function of the file calls this one or takes its address, and it
-//!   calls only library functions, so no other function's view of the global (its entry
-//!   context, its summary, its exits) has to agree with the split.
+//! - for a global or a parameter, also: no function of the file calls this one or takes its
+//!   address (no caller's context has to agree with the split); for a global, it calls only
+//!   library functions too (nor does a callee's summary or exits).
 
 use crate::ir::{Callee, ExprKind, FuncId, Module, StmtKind, Storage, TypeKind, VarId};
 use crate::pragma::{Accessor, ClauseKind};
@@ -116,15 +116,15 @@ pub fn split_structs(module: &Module, id: FuncId) -> HashSet<VarId> {
         })
         .map(|(v, _)| v)
         .collect();
-    let global = |v: &VarId| {
-        matches!(
-            module.var(*v).storage,
-            Storage::Global | Storage::StaticGlobal
-        )
-    };
-    // (Another function of the file would see the global whole.)
-    let shared = || reached(module, id) || !calls_only_library(module, id);
-    if out.iter().any(global) && shared() {
+    let storage = |v: &VarId| module.var(*v).storage;
+    let global = |v: &VarId| matches!(storage(v), Storage::Global | Storage::StaticGlobal);
+    let parameter = |v: &VarId| storage(v) == Storage::Parameter;
+    // (A caller of this file would give the function a context for the variable whole; for
+    // a global, so would a callee's summary and exits.)
+    if out.iter().any(|v| global(v) || parameter(v)) && reached(module, id) {
+        out.retain(|v| !global(v) && !parameter(v));
+    }
+    if out.iter().any(global) && !calls_only_library(module, id) {
         out.retain(|v| !global(v));
     }
     out
@@ -136,7 +136,7 @@ fn eligible_var(module: &Module, v: VarId) -> bool {
         && !var.declare_target
         && matches!(
             var.storage,
-            Storage::Local | Storage::Global | Storage::StaticGlobal
+            Storage::Local | Storage::Global | Storage::StaticGlobal | Storage::Parameter
         )
 }
 
