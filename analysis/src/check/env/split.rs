@@ -41,10 +41,8 @@ struct Candidate {
 /// documentation).
 pub fn split_structs(module: &Module, id: FuncId) -> HashSet<VarId> {
     let mut cands: HashMap<VarId, Candidate> = HashMap::new();
+    // (A `declare mapper` anywhere in the file keeps every variable whole: `has_mappers`.)
     for info in module.directives.iter().filter(|d| d.function == Some(id)) {
-        if info.directive.kind == crate::pragma::DirectiveKind::DeclareMapper {
-            return HashSet::new();
-        }
         for (k, (clause, item)) in info.directive.clause_items().enumerate() {
             let Some(crate::ir::BindingTarget::Var(v)) = info.bindings.get(k).map(|b| &b.target)
             else {
