@@ -322,30 +322,16 @@ struct Scope<'a> {
     /// A fixed-size array's accesses give their elements' section (for a clause's section
     /// of it), not the whole array.
     array_elements: bool,
+    /// The arrays [`Analysis::find_offsets`] finds before it leaves out the variable and its
+    /// aliases, which is all that depends on the variable: found once per naming of macros
+    /// (index 1 when named), on the first variable that needs them.
+    neighbours: [std::cell::OnceCell<Vec<VarId>>; 2],
 }
 
 impl<'a> Scope<'a> {
     fn new(module: &'a Module, func: FuncId, cfg: &'a Cfg, stmts: &[StmtId]) -> Scope<'a> {
         let mut scope = Scope::bare(module, func, cfg, stmts);
-        let f = scope.f;
-        scope.names = scope
-            .nodes
-            .iter()
-            .map(|(_, n)| {
-                let mut out = Vec::new();
-                let mut stack: Vec<ExprId> = n.exprs.clone();
-                while let Some(e) = stack.pop() {
-                    let kind = &f.expr(e).kind;
-                    if let ExprKind::Var(v) = kind {
-                        out.push(*v);
-                    }
-                    stack.extend(children(kind));
-                }
-                out.sort();
-                out.dedup();
-                out
-            })
-            .collect();
+        scope.names = node_names(scope.f, &scope.nodes);
         // The counters and definitions do not depend on the variable: found once, by an
         // analysis of no variable in particular.
         let mut a = Analysis::new(&scope, VarId(0), false, 0);
@@ -415,8 +401,30 @@ impl<'a> Scope<'a> {
             written: BTreeSet::new(),
             stray: BTreeSet::new(),
             array_elements: false,
+            neighbours: Default::default(),
         }
     }
+}
+
+/// Per node: every variable its expressions name (sorted).
+fn node_names(f: &Function, nodes: &[(Option<LoopId>, &Node)]) -> Vec<Vec<VarId>> {
+    nodes
+        .iter()
+        .map(|(_, n)| {
+            let mut out = Vec::new();
+            let mut stack: Vec<ExprId> = n.exprs.clone();
+            while let Some(e) = stack.pop() {
+                let kind = &f.expr(e).kind;
+                if let ExprKind::Var(v) = kind {
+                    out.push(*v);
+                }
+                stack.extend(children(kind));
+            }
+            out.sort();
+            out.dedup();
+            out
+        })
+        .collect()
 }
 
 /// Variables assigned, stepped or whose address is taken anywhere in `f`.
@@ -515,7 +523,21 @@ fn parts_in(
     a.while_ivs = scope.while_ivs.clone();
     a.defs = scope.defs.clone();
     a.find_aliases(&scope.changed);
-    a.find_offsets();
+    if depth == 0 {
+        let found = scope.neighbours[usize::from(named)].get_or_init(|| {
+            // No variable: `find_offsets` keeps every array it finds.
+            let mut any = Analysis::new(scope, NO_VAR, named, depth);
+            any.while_ivs = scope.while_ivs.clone();
+            any.defs = scope.defs.clone();
+            any.find_offsets();
+            any.offsets.into_iter().collect()
+        });
+        a.offsets = found
+            .iter()
+            .filter(|x| **x != var && !a.aliases.contains_key(x))
+            .copied()
+            .collect();
+    }
     // Other variables' writes are the same for every variable; `var`'s own are either
     // element writes or its passing to a callee whose section of it is followed.
     a.written = scope.written.clone();
@@ -586,6 +608,9 @@ fn parts_in(
     monotone.extend(std::mem::take(&mut a.monotone));
     Ok(out)
 }
+
+/// A variable no module has, for an analysis of no variable in particular.
+const NO_VAR: VarId = VarId(u32::MAX);
 
 /// One element access of the variable: its index and the access's span.
 #[derive(Clone)]
@@ -3192,6 +3217,17 @@ pub struct KernelCover<'a> {
 impl<'a> KernelCover<'a> {
     pub fn new(module: &'a Module, func: FuncId, cfg: &'a Cfg, kernel: StmtId) -> Self {
         let mut scope = Scope::bare(module, func, cfg, &[kernel]);
+        // With the variables the nodes' accesses reach, so that a node naming neither the
+        // variable nor one of its aliases certainly writes none of its data.
+        scope.names = node_names(scope.f, &scope.nodes);
+        for ((_, n), names) in scope.nodes.iter().zip(scope.names.iter_mut()) {
+            names.extend(n.accesses.iter().filter_map(|a| match a.root {
+                Root::Var(x) => Some(x),
+                Root::This => None,
+            }));
+            names.sort();
+            names.dedup();
+        }
         let mut every_iteration = BTreeSet::new();
         unconditional(scope.f, kernel, true, &mut every_iteration, 0);
         let (mut written, mut stray) = (BTreeSet::new(), BTreeSet::new());
@@ -3239,8 +3275,11 @@ fn covered_in(cover: &KernelCover<'_>, var: VarId, depth: usize) -> Vec<Section>
     a.find_aliases(&scope.changed);
     let nodes = scope.nodes.clone();
     let mut out = Vec::new();
-    for (lid, n) in &nodes {
+    for ((lid, n), names) in nodes.iter().zip(&scope.names) {
         let Some(l) = *lid else { continue };
+        if !names.iter().any(|v| *v == var || a.aliases.contains_key(v)) {
+            continue;
+        }
         if n.kind != NodeKind::Stmt || !every_iteration.contains(&n.stmt) {
             continue;
         }
