@@ -1,10 +1,25 @@
-//! `check::env::split`: which struct variables the checker follows member by member.
+//! `check::env::split`: which struct variables the checker follows member by member, and which
+//! arrays of pointers apart from their rows.
 
 mod common;
 
-use omplens_analysis::check::env::split::split_structs;
+use omplens_analysis::check::env::split::{split_rows, split_structs};
 
 fn split_names(src: &str) -> Vec<String> {
+    names_by(src, split_structs)
+}
+
+fn row_names(src: &str) -> Vec<String> {
+    names_by(src, split_rows)
+}
+
+fn names_by(
+    src: &str,
+    split: fn(
+        &omplens_analysis::ir::Module,
+        omplens_analysis::ir::FuncId,
+    ) -> std::collections::HashSet<omplens_analysis::ir::VarId>,
+) -> Vec<String> {
     let module = common::lower("split.c", src);
     let main = module
         .functions
@@ -12,7 +27,7 @@ fn split_names(src: &str) -> Vec<String> {
         .find(|(_, f)| f.name == "main")
         .map(|(id, _)| id)
         .expect("main");
-    let mut names: Vec<String> = split_structs(&module, main)
+    let mut names: Vec<String> = split(&module, main)
         .into_iter()
         .map(|v| module.var(v).name.clone())
         .collect();
@@ -87,4 +102,45 @@ fn a_parameter_by_value_splits_where_no_caller_of_the_file_reaches_it() {
     assert_eq!(names(&format!("{HEAD}{run}")), ["g"]);
     let called = format!("{HEAD}{run}int main(void) {{ grid_t g = {{0}}; run(g); return 0; }}\n");
     assert!(names(&called).is_empty());
+}
+
+const ROWS_HEAD: &str = "#include <stdlib.h>\nvoid use(double *);\nint main(void) {\n\
+    double *p[4];\n#pragma omp target enter data map(alloc: p[0:4])\n\
+    for (int i = 0; i < 4; i++) { p[i] = malloc(64);\n\
+    #pragma omp target enter data map(to: p[i][0:8])\n }\n";
+
+#[test]
+fn rows_mapped_one_by_one_split_the_array_of_pointers() {
+    let body = "#pragma omp target\n p[1][2] = 3;\n\
+        if (p[0] != 0) free(p[0]);\n";
+    assert_eq!(
+        row_names(&format!("{ROWS_HEAD}{body} return 0; }}\n")),
+        ["p"]
+    );
+}
+
+#[test]
+fn a_row_pointer_that_escapes_keeps_the_array_whole() {
+    for body in [
+        // copied into a local: its accesses would not be the rows'
+        "double *row = p[1];\n row[0] = 1;\n",
+        // passed to a function of the program
+        "use(p[1]);\n",
+        // the array itself passed
+        "void *q = p;\n",
+        // pointer arithmetic on a row pointer
+        "*(p[1] + 2) = 0;\n",
+    ] {
+        let src = format!("{ROWS_HEAD}{body} return 0; }}\n");
+        assert!(row_names(&src).is_empty(), "{body}");
+    }
+}
+
+#[test]
+fn rows_without_the_array_mapped_are_not_split() {
+    // Nothing maps `p` itself: whether its device copy points at the rows is not followed.
+    let src = "#include <stdlib.h>\nint main(void) { double *p[4];\n\
+        for (int i = 0; i < 4; i++) { p[i] = malloc(64);\n\
+        #pragma omp target enter data map(to: p[i][0:8])\n }\n return 0; }\n";
+    assert!(row_names(src).is_empty());
 }

@@ -54,7 +54,7 @@ fn render_dependencies(m: &Module, f: &Function, deps: &[Dependency], out: &mut 
         let name = match &d.object {
             Object::Var(v) => m.var(*v).name.clone(),
             Object::Member(s) => format!("this->{s}"),
-            Object::Field(v, s) => format!("{}.{s}", m.var(*v).name),
+            Object::Field(v, s) => crate::check::env::field_name(&m.var(*v).name, s),
         };
         let dir = match d.direction {
             Direction::ToDevice => "host->device",

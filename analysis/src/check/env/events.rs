@@ -188,7 +188,7 @@ pub(super) struct FnInterp<'a> {
     /// Members whose data is a field object here (aliased here, or given by a caller).
     fields: BTreeSet<String>,
     /// Struct variables followed member by member here (see [`Prep`]).
-    split: std::collections::HashSet<crate::ir::VarId>,
+    split: super::split::Split,
     /// Variables a clause of this function names (their members' data stays theirs).
     clause_vars: BTreeSet<crate::ir::VarId>,
     /// Objects read on the host while their host copy may be stale, on any path (collected
@@ -207,7 +207,7 @@ pub(super) struct FnInterp<'a> {
 pub(super) struct Prep {
     cover: Vec<(Span, Vec<crate::ir::VarId>)>,
     /// Struct variables whose members are followed apart (`split::split_structs`).
-    split: std::collections::HashSet<crate::ir::VarId>,
+    split: super::split::Split,
     swaps: HashMap<crate::ir::VarId, usize>,
     member_targets: crate::semantics::effects::MemberTargets,
     member_aliases: (
@@ -254,7 +254,7 @@ impl Prepared {
         }
         let func = module.function(id);
         let member_aliases = crate::semantics::effects::member_alias_sets(module, func);
-        let split = super::split::split_structs(module, id);
+        let split = super::split::Split::of(module, id);
         let items = module
             .directives
             .iter_enumerated()
@@ -481,6 +481,88 @@ impl<'a> FnInterp<'a> {
                     .collect()
             })
             .collect()
+    }
+
+    /// Per loop header: the rows of arrays of pointers (`split_rows`) that the loop takes one
+    /// at a time: every access and every list item of them in the loop (its kernels too)
+    /// indexes the array with the loop's counter first (`p[i][j]`, `map(to: p[i][0:m])`).
+    /// Each iteration then finds its row as the loop found it, not as the iteration before
+    /// left another row: the body starts from the state before the loop (`solve`).
+    fn rowwise_loops(&self) -> IndexVec<BlockId, Vec<usize>> {
+        let mut out: IndexVec<BlockId, Vec<usize>> =
+            self.g.blocks.iter().map(|_| Vec::new()).collect();
+        if self.split.rows.is_empty() {
+            return out;
+        }
+        let rows: Vec<(crate::ir::VarId, usize)> = self
+            .split
+            .rows
+            .iter()
+            .filter_map(|v| {
+                let o = Object::Field(*v, super::split::ROWS.to_string());
+                Some((*v, *self.index.get(&o)?))
+            })
+            .collect();
+        for (l, lp) in self.g.loops.iter_enumerated() {
+            let Some(iv) = lp.induction else { continue };
+            let span = self.func.stmt(lp.stmt).span;
+            let counter = |e: crate::ir::ExprId| {
+                let mut e = e;
+                while let crate::ir::ExprKind::Cast(x) = self.func.expr(e).kind {
+                    e = x;
+                }
+                matches!(self.func.expr(e).kind, crate::ir::ExprKind::Var(x) if x == iv)
+            };
+            let iv_name = self.module.var(iv).name.as_str();
+            for &(v, obj) in &rows {
+                let name = self.module.var(v).name.as_str();
+                let object = &self.objects[obj];
+                // Every access in the loop's blocks.
+                let accesses_ok = self
+                    .g
+                    .blocks
+                    .iter()
+                    .filter(|b| {
+                        b.loop_id
+                            .is_some_and(|x| self.g.loop_chain(x).any(|c| c == l))
+                    })
+                    .flat_map(|b| b.nodes.iter())
+                    .flat_map(|n| n.accesses.iter())
+                    .filter(|a| a.root == Root::Var(v))
+                    .all(|a| match a.path.first() {
+                        _ if a.path.len() < 2 => true,
+                        Some(crate::ir::access::PathElem::Index(e)) => counter(*e),
+                        _ => false,
+                    });
+                // Every list item of the loop's directives.
+                let row_of_counter = |text: &str| {
+                    text.trim_start()
+                        .strip_prefix(name)
+                        .and_then(|r| r.trim_start().strip_prefix('['))
+                        .and_then(|r| r.split_once(']'))
+                        .is_some_and(|(i, _)| i.trim() == iv_name)
+                };
+                let items_ok = self
+                    .items
+                    .iter()
+                    .filter(|(d, _)| within(span, self.module.directive(**d).directive.span))
+                    .all(|(_, it)| {
+                        it.maps
+                            .iter()
+                            .filter(|m| &m.object == object)
+                            .all(|m| row_of_counter(&m.text))
+                            && it
+                                .motions
+                                .iter()
+                                .filter(|m| &m.object == object)
+                                .all(|m| row_of_counter(&m.text))
+                    });
+                if accesses_ok && items_ok {
+                    out[lp.header].push(obj);
+                }
+            }
+        }
+        out
     }
 
     /// The exact swaps of the function whose two pointers are both tracked, outside kernels,
@@ -782,11 +864,18 @@ impl<'a> FnInterp<'a> {
                 [crate::ir::access::PathElem::Member(m), ..] => Some(Object::Member(m.clone())),
                 _ => None,
             },
-            Root::Var(v) if self.split.contains(&v) => match a.path.first() {
+            Root::Var(v) if self.split.structs.contains(&v) => match a.path.first() {
                 Some(crate::ir::access::PathElem::Member(m)) => Some(Object::Field(v, m.clone())),
                 // (`split_structs` admits no other use.)
                 _ => Some(Object::Var(v)),
             },
+            // An element of a row (`p[i][j]`, `*p[i]`) is the rows'; `p[i]` itself, the
+            // array's.
+            Root::Var(v) if self.split.rows.contains(&v) => Some(if a.path.len() >= 2 {
+                Object::Field(v, super::split::ROWS.to_string())
+            } else {
+                Object::Var(v)
+            }),
             Root::Var(v) => {
                 let var = self.module.var(v);
                 let pointer_value = (var.ty.is_pointer() || var.ty.is_pointer_reference())
@@ -1451,7 +1540,12 @@ impl<'a> FnInterp<'a> {
                 // an implicit zero-length section; else to host memory.
                 let firstprivate_pointer = items.firstprivate.contains(o)
                     && matches!(ty.kind, crate::ir::TypeKind::Pointer(_));
-                if firstprivate_pointer {
+                // The rows of an array of pointers (`split_rows`) are what its pointers point
+                // to: no implicit map copies them; the device follows the attached pointers.
+                let rows = matches!(o, Object::Field(_, m) if m == super::split::ROWS);
+                if rows {
+                    k.pointers.push((obj, first));
+                } else if firstprivate_pointer {
                     if !self.set_first_in(*v, span) {
                         k.pointers.push((obj, first));
                     } else {
@@ -1819,6 +1913,7 @@ impl<'a> FnInterp<'a> {
             })
             .collect();
         let filled = self.filled.clone();
+        let rowwise = self.rowwise_loops();
         let in_loop_of = |b: BlockId, header: BlockId| {
             self.g.blocks[b].loop_id.is_some_and(|l| {
                 self.g
@@ -1829,6 +1924,10 @@ impl<'a> FnInterp<'a> {
         let mut ins: IndexVec<BlockId, Option<State>> =
             self.g.blocks.iter().map(|_| None).collect();
         let mut around: IndexVec<BlockId, Option<State>> =
+            self.g.blocks.iter().map(|_| None).collect();
+        // Per header of a loop with rows taken one at a time: the states that come from
+        // outside the loop.
+        let mut before: IndexVec<BlockId, Option<State>> =
             self.g.blocks.iter().map(|_| None).collect();
         ins[self.g.entry] = Some(self.entry.clone());
         let mut work: Vec<BlockId> = vec![self.g.entry];
@@ -1875,10 +1974,25 @@ impl<'a> FnInterp<'a> {
                 None
             };
             let own_exit = once[b] || !filled[b].is_empty();
+            // The body of a loop taking rows one at a time: each row as before the loop.
+            let body_state = match (&before[b], rowwise[b].is_empty()) {
+                (Some(first), false) => {
+                    let mut a = first.clone();
+                    self.block(b, &mut a);
+                    let mut e = st.clone();
+                    for &o in &rowwise[b] {
+                        e.take_from(o, &a);
+                    }
+                    Some(e)
+                }
+                _ => None,
+            };
             for s in self.g.blocks[b].succs.clone() {
                 let leaves = own_exit && !in_loop_of(s, b);
                 let out = if leaves {
                     exit_state.as_ref()
+                } else if body_state.is_some() && in_loop_of(s, b) {
+                    body_state.as_ref()
                 } else {
                     Some(&st)
                 };
@@ -1886,6 +2000,9 @@ impl<'a> FnInterp<'a> {
                 let mut changed = merge(&mut ins[s], out);
                 if (once[s] || !filled[s].is_empty()) && in_loop_of(b, s) {
                     changed |= merge(&mut around[s], out);
+                }
+                if !rowwise[s].is_empty() && !in_loop_of(b, s) {
+                    changed |= merge(&mut before[s], out);
                 }
                 if changed && !queued[s] {
                     queued[s] = true;

@@ -7,7 +7,7 @@ use crate::pragma::{Accessor, ClauseKind, Expr, ListItem, MapModifier, MapType};
 use crate::semantics::constants::Values;
 use crate::semantics::symbolic::pragma_poly;
 use crate::semantics::validity::Object;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashMap;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct MapItem {
@@ -111,19 +111,25 @@ impl Defaults {
     }
 }
 
-/// The object a list item names, if it names one omplens follows. `split`: the struct
-/// variables followed member by member (`split::split_structs`).
+/// The object a list item names, if it names one omplens follows. `split`: the variables
+/// followed in parts (`split::Split`).
 fn object_of(
     module: &Module,
     binding: &Binding,
     item: &ListItem,
-    split: &HashSet<crate::ir::VarId>,
+    split: &super::split::Split,
 ) -> Option<Object> {
     match &binding.target {
-        BindingTarget::Var(v) if split.contains(v) => match item.path.first() {
+        BindingTarget::Var(v) if split.structs.contains(v) => match item.path.first() {
             Some(Accessor::Member { name, .. }) => Some(Object::Field(*v, name.name.clone())),
             _ => Some(Object::Var(*v)),
         },
+        // (`split_rows` admits no other items: `p`, `p[0:n]`, or a row `p[i][0:m]`.)
+        BindingTarget::Var(v) if split.rows.contains(v) => Some(if item.path.len() == 2 {
+            Object::Field(*v, super::split::ROWS.to_string())
+        } else {
+            Object::Var(*v)
+        }),
         BindingTarget::Var(v) => Some(Object::Var(*v)),
         // (The binding's name: a reference to a member names the member, `frontend::references`.)
         BindingTarget::Member => Some(Object::Member(binding.name.clone())),
@@ -149,7 +155,7 @@ pub fn directive_items(module: &Module, dir: DirId, source: &str) -> DirectiveIt
 }
 
 /// [`directive_items`] with the directive's function's member aliases
-/// (`effects::member_aliases`) and split struct variables (`split::split_structs`) when the
+/// (`effects::member_aliases`) and variables followed in parts (`split::Split`) when the
 /// caller has them: they are the costly part, and a function's are the same for each of its
 /// directives.
 pub fn directive_items_with(
@@ -157,18 +163,18 @@ pub fn directive_items_with(
     dir: DirId,
     source: &str,
     member_aliases: Option<&HashMap<crate::ir::VarId, String>>,
-    split: Option<&HashSet<crate::ir::VarId>>,
+    split: Option<&super::split::Split>,
 ) -> DirectiveItems {
     let info = module.directive(dir);
     let split_here;
     let split = match (split, info.function) {
         (Some(s), _) => s,
         (None, Some(f)) => {
-            split_here = super::split::split_structs(module, f);
+            split_here = super::split::Split::of(module, f);
             &split_here
         }
         (None, None) => {
-            split_here = HashSet::new();
+            split_here = super::split::Split::default();
             &split_here
         }
     };

@@ -601,12 +601,22 @@ fn host_order(module: &Module, execs: &IndexVec<FuncId, Exec>) -> Vec<FuncId> {
     out
 }
 
+/// The printable name of a field object: `g.x` for a struct's member, `p[:][:]` for the rows
+/// of an array of pointers.
+pub fn field_name(var: &str, member: &str) -> String {
+    if member.starts_with('[') {
+        format!("{var}{member}")
+    } else {
+        format!("{var}.{member}")
+    }
+}
+
 /// The printable name of an object.
 pub fn object_name(module: &Module, o: &Object) -> String {
     match o {
         Object::Var(v) => module.var(*v).name.clone(),
         Object::Member(m) => format!("this->{m}"),
-        Object::Field(v, m) => format!("{}.{m}", module.var(*v).name),
+        Object::Field(v, m) => field_name(&module.var(*v).name, m),
     }
 }
 

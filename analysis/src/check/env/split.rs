@@ -128,6 +128,171 @@ pub fn split_structs(module: &Module, id: FuncId) -> HashSet<VarId> {
     out
 }
 
+/// The variables function `id` follows in parts: struct variables member by member
+/// ([`split_structs`]) and arrays of pointers apart from their rows ([`split_rows`]).
+#[derive(Clone, Debug, Default)]
+pub struct Split {
+    pub structs: HashSet<VarId>,
+    pub rows: HashSet<VarId>,
+}
+
+impl Split {
+    pub fn of(module: &Module, id: FuncId) -> Split {
+        Split {
+            structs: split_structs(module, id),
+            rows: split_rows(module, id),
+        }
+    }
+}
+
+/// The member name of [`crate::semantics::validity::Object::Field`] that stands for the rows
+/// of a pointer array followed apart from the array ([`split_rows`]): what `p[i]` points to,
+/// for every `i`. Printed after the variable's name: `p[:][:]`.
+pub const ROWS: &str = "[:][:]";
+
+/// Arrays of pointers whose rows function `id` maps one by one (`map(to: p[:n])`, then
+/// `map(to: p[i][:m])` for each row): followed as two objects, the array of pointers
+/// (`Object::Var`) and the data its pointers point to (`Object::Field(p, ROWS)`). Mapping a
+/// row attaches the array's device element to it, so the host's writes of the pointers
+/// (`p[i] = malloc(...)`) do not leave the device's array stale, and the rows' copies are
+/// not taken for copies of the array (a false "stale" on either side otherwise).
+///
+/// Only where nothing needs the two together:
+///
+/// - `p` is a local array of pointers or a local pointer to pointers, not `static`, in a file
+///   with no `declare mapper`;
+/// - the function's `map`/`to`/`from` items name `p` both as the array (`p`, `p[0:n]`) and as
+///   rows (`p[i][0:m]`), and no other clause names it;
+/// - every use of `p` is `p[e]`, and every `p[e]` is indexed again (`p[e][f]`, `*p[e]`),
+///   assigned (`p[e] = ...`), compared, or released (`free(p[e])`, `delete[] p[e]`): no row
+///   pointer is copied into a variable or passed to another function.
+pub fn split_rows(module: &Module, id: FuncId) -> HashSet<VarId> {
+    #[derive(Default)]
+    struct Seen {
+        array: bool,
+        rows: bool,
+        other: bool,
+    }
+    let mut cands: HashMap<VarId, Seen> = HashMap::new();
+    for info in module.directives.iter().filter(|d| d.function == Some(id)) {
+        for (k, (clause, item)) in info.directive.clause_items().enumerate() {
+            let Some(crate::ir::BindingTarget::Var(v)) = info.bindings.get(k).map(|b| &b.target)
+            else {
+                continue;
+            };
+            let c = cands.entry(*v).or_default();
+            let motion = matches!(
+                clause.kind,
+                ClauseKind::Map { .. } | ClauseKind::To { .. } | ClauseKind::From { .. }
+            );
+            let subscript =
+                |a: &Accessor| matches!(a, Accessor::Index(_) | Accessor::Section { .. });
+            match item.path.as_slice() {
+                _ if !motion || item.deref => c.other = true,
+                [] => c.array = true,
+                [a] if subscript(a) => c.array = true,
+                [Accessor::Index(_), b] if subscript(b) => c.rows = true,
+                _ => c.other = true,
+            }
+        }
+    }
+    cands.retain(|v, c| c.array && c.rows && !c.other && pointer_array(module, *v));
+    if cands.is_empty() || has_mappers(module) {
+        return HashSet::new();
+    }
+    let func = module.function(id);
+    // The expression each expression is a direct operand of, casts looked through.
+    let mut parent: HashMap<crate::ir::ExprId, crate::ir::ExprId> = HashMap::new();
+    for (e, x) in func.exprs.iter_enumerated() {
+        for c in crate::semantics::symbolic::children(&x.kind) {
+            parent.insert(c, e);
+        }
+    }
+    let user = |mut e: crate::ir::ExprId| loop {
+        match parent.get(&e) {
+            Some(&p) if matches!(func.expr(p).kind, ExprKind::Cast(_)) => e = p,
+            Some(&p) => break Some((e, p)),
+            None => break None,
+        }
+    };
+    // Values a declaration or a `return` takes: a row pointer there leaves the function's
+    // sight of the rows.
+    let mut escapes: HashSet<crate::ir::ExprId> = HashSet::new();
+    for st in func.stmts.iter() {
+        match &st.kind {
+            StmtKind::Decl(ds) => escapes.extend(ds.iter().filter_map(|(_, i)| *i)),
+            StmtKind::Return(Some(e)) => {
+                escapes.insert(*e);
+            }
+            _ => {}
+        }
+    }
+    let mut bad: HashSet<VarId> = HashSet::new();
+    for (e, x) in func.exprs.iter_enumerated() {
+        let ExprKind::Var(v) = x.kind else { continue };
+        if !cands.contains_key(&v) {
+            continue;
+        }
+        // `p` itself: only as the array indexed.
+        let Some((_, sub)) = user(e) else {
+            bad.insert(v);
+            continue;
+        };
+        if !matches!(func.expr(sub).kind, ExprKind::Subscript(b, _) if strip(func, b) == e) {
+            bad.insert(v);
+            continue;
+        }
+        // `p[e]`: a row indexed again, or the pointer written, compared or released.
+        let Some((me, up)) = user(sub) else {
+            if escapes.contains(&sub) || escapes.iter().any(|x| strip(func, *x) == sub) {
+                bad.insert(v);
+            }
+            continue;
+        };
+        let fine = match &func.expr(up).kind {
+            ExprKind::Subscript(b, _) => *b == me,
+            ExprKind::Unary(crate::ir::UnaryOp::Deref | crate::ir::UnaryOp::Not, _) => true,
+            ExprKind::Assign(None, l, _) => *l == me,
+            ExprKind::Binary(op, ..) => {
+                use crate::ir::BinaryOp::*;
+                matches!(op, Lt | Gt | Le | Ge | Eq | Ne | And | Or)
+            }
+            ExprKind::Other { what, .. } => what == "CXXDeleteExpr",
+            ExprKind::Call {
+                callee: Callee::Direct(c),
+                ..
+            } => {
+                let f = module.function(*c);
+                f.in_system_header && f.name == "free"
+            }
+            _ => false,
+        };
+        if !fine {
+            bad.insert(v);
+        }
+    }
+    cands.into_keys().filter(|v| !bad.contains(v)).collect()
+}
+
+/// `e` without the casts around it.
+fn strip(func: &crate::ir::Function, mut e: crate::ir::ExprId) -> crate::ir::ExprId {
+    while let ExprKind::Cast(x) = func.expr(e).kind {
+        e = x;
+    }
+    e
+}
+
+/// A local array of pointers (`double *p[N]`) or a local pointer to pointers.
+fn pointer_array(module: &Module, v: VarId) -> bool {
+    let var = module.var(v);
+    let elem_is_pointer = match &var.ty.kind {
+        TypeKind::Array { element, .. } => element.is_pointer(),
+        TypeKind::Pointer(to) => to.is_pointer(),
+        _ => false,
+    };
+    elem_is_pointer && !var.declare_target && var.storage == Storage::Local
+}
+
 fn eligible_var(module: &Module, v: VarId) -> bool {
     let var = module.var(v);
     matches!(var.ty.kind, TypeKind::Record(_))

@@ -129,6 +129,11 @@ pub fn paths(certain: bool) -> &'static str {
 /// The text a clause uses for `object` in `func` (a map item as the program wrote it, e.g.
 /// `a[0:n]`), or its name for arrays and scalars.
 pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Option<String> {
+    // The rows of an array of pointers: their items name one row by a loop's counter
+    // (`p[i][0:m]`), which means another row, or nothing, elsewhere.
+    if matches!(object, Object::Field(_, m) if m == crate::check::env::split::ROWS) {
+        return None;
+    }
     if let Some(m) =
         cx.facts.mappings.iter().find(|m| {
             m.func == func && &m.item.object == object && m.item.clause != Span::default()

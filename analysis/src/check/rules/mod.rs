@@ -213,8 +213,8 @@ pub struct Context<'a> {
     /// Per function, its member aliases (`effects::member_aliases`), for [`Self::items`].
     member_aliases: RefCell<HashMap<FuncId, Rc<HashMap<crate::ir::VarId, String>>>>,
     /// Per function, its struct variables followed member by member
-    /// (`env::split::split_structs`), for [`Self::items`].
-    split: RefCell<HashMap<FuncId, Rc<std::collections::HashSet<crate::ir::VarId>>>>,
+    /// (`env::split::Split`), for [`Self::items`].
+    split: RefCell<HashMap<FuncId, Rc<crate::check::env::split::Split>>>,
     /// [`Self::items`] per directive, once: rules ask per copy.
     items: RefCell<HashMap<crate::ir::DirId, Rc<crate::check::env::items::DirectiveItems>>>,
 }
@@ -242,7 +242,7 @@ impl Context<'_> {
             self.split
                 .borrow_mut()
                 .entry(f)
-                .or_insert_with(|| Rc::new(crate::check::env::split::split_structs(self.module, f)))
+                .or_insert_with(|| Rc::new(crate::check::env::split::Split::of(self.module, f)))
                 .clone()
         });
         let items = Rc::new(crate::check::env::items::directive_items_with(
