@@ -1901,17 +1901,19 @@ impl<'a> FnInterp<'a> {
         let n = self.g.blocks.len();
         // Loops that certainly run at least once: their exit sees only the states that went
         // around them, not the zero-trip state of the header.
-        let once: IndexVec<BlockId, bool> = self
-            .g
-            .blocks
-            .indices()
-            .map(|b| {
-                self.g
-                    .loops
-                    .iter()
-                    .any(|l| l.header == b && runs_once(self.module, self.func, l))
-            })
-            .collect();
+        // (A bound may be a local set once to a constant: `const unsigned n = 10;`.)
+        let values = (!self.g.loops.is_empty())
+            .then(|| crate::semantics::constants::known_values(self.module, self.id));
+        let once: IndexVec<BlockId, bool> =
+            self.g
+                .blocks
+                .indices()
+                .map(|b| {
+                    self.g.loops.iter().any(|l| {
+                        l.header == b && runs_once(self.module, self.func, l, values.as_ref())
+                    })
+                })
+                .collect();
         let filled = self.filled.clone();
         let rowwise = self.rowwise_loops();
         let in_loop_of = |b: BlockId, header: BlockId| {
@@ -3762,10 +3764,15 @@ impl<'a> FnInterp<'a> {
 /// A `do` loop, a `for` loop whose bounds are constants with at least one iteration, or a
 /// loop inside a kernel (taken to run at least once, as the validity analysis does: a kernel
 /// whose loop runs zero times does no work worth judging).
-fn runs_once(module: &Module, func: &Function, l: &crate::ir::cfg::Loop) -> bool {
+fn runs_once(
+    module: &Module,
+    func: &Function,
+    l: &crate::ir::cfg::Loop,
+    values: Option<&crate::ir::macros::Values>,
+) -> bool {
     l.kind == crate::ir::cfg::LoopKind::Do
         || l.exec == crate::ir::cfg::Exec::Device
-        || constant_trips(module, func, l.stmt).is_some()
+        || super::constant_trips_with(module, func, l.stmt, values).is_some()
 }
 
 /// The methods called in the expression trees `roots` on the calling method's own object

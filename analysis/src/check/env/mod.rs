@@ -646,7 +646,7 @@ pub fn constant_trips(module: &Module, func: &crate::ir::Function, stmt: StmtId)
 }
 
 /// [`constant_trips`], where the bounds may also be names whose value `values` knows (a
-/// `const int steps = 12;`, for messages: the interpretation keeps to constants).
+/// `const int steps = 12;`, `semantics::constants::known_values`).
 pub fn constant_trips_with(
     module: &Module,
     func: &crate::ir::Function,
