@@ -499,20 +499,14 @@ impl<'a> FnInterp<'a> {
             .rows
             .iter()
             .filter_map(|v| {
-                let o = Object::Field(*v, super::split::ROWS.to_string());
+                let o = super::split::rows_of(*v);
                 Some((*v, *self.index.get(&o)?))
             })
             .collect();
         for (l, lp) in self.g.loops.iter_enumerated() {
             let Some(iv) = lp.induction else { continue };
             let span = self.func.stmt(lp.stmt).span;
-            let counter = |e: crate::ir::ExprId| {
-                let mut e = e;
-                while let crate::ir::ExprKind::Cast(x) = self.func.expr(e).kind {
-                    e = x;
-                }
-                matches!(self.func.expr(e).kind, crate::ir::ExprKind::Var(x) if x == iv)
-            };
+            let counter = |e: crate::ir::ExprId| matches!(self.func.expr(self.func.strip_casts(e)).kind, crate::ir::ExprKind::Var(x) if x == iv);
             let iv_name = self.module.var(iv).name.as_str();
             for &(v, obj) in &rows {
                 let name = self.module.var(v).name.as_str();
@@ -872,7 +866,7 @@ impl<'a> FnInterp<'a> {
             // An element of a row (`p[i][j]`, `*p[i]`) is the rows'; `p[i]` itself, the
             // array's.
             Root::Var(v) if self.split.rows.contains(&v) => Some(if a.path.len() >= 2 {
-                Object::Field(v, super::split::ROWS.to_string())
+                super::split::rows_of(v)
             } else {
                 Object::Var(v)
             }),
@@ -1542,7 +1536,7 @@ impl<'a> FnInterp<'a> {
                     && matches!(ty.kind, crate::ir::TypeKind::Pointer(_));
                 // The rows of an array of pointers (`split_rows`) are what its pointers point
                 // to: no implicit map copies them; the device follows the attached pointers.
-                let rows = matches!(o, Object::Field(_, m) if m == super::split::ROWS);
+                let rows = super::split::is_rows(o);
                 if rows {
                     k.pointers.push((obj, first));
                 } else if firstprivate_pointer {

@@ -126,7 +126,7 @@ fn object_of(
         },
         // (`split_rows` admits no other items: `p`, `p[0:n]`, or a row `p[i][0:m]`.)
         BindingTarget::Var(v) if split.rows.contains(v) => Some(if item.path.len() == 2 {
-            Object::Field(*v, super::split::ROWS.to_string())
+            super::split::rows_of(*v)
         } else {
             Object::Var(*v)
         }),

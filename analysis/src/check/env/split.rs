@@ -24,6 +24,7 @@
 
 use crate::ir::{Callee, ExprKind, FuncId, Module, StmtKind, Storage, TypeKind, VarId};
 use crate::pragma::{Accessor, ClauseKind};
+use crate::semantics::validity::Object;
 use std::collections::{HashMap, HashSet};
 
 /// What one variable's uses allow.
@@ -42,23 +43,13 @@ struct Candidate {
 pub fn split_structs(module: &Module, id: FuncId) -> HashSet<VarId> {
     let mut cands: HashMap<VarId, Candidate> = HashMap::new();
     // (A `declare mapper` anywhere in the file keeps every variable whole: `has_mappers`.)
-    for info in module.directives.iter().filter(|d| d.function == Some(id)) {
-        for (k, (clause, item)) in info.directive.clause_items().enumerate() {
-            let Some(crate::ir::BindingTarget::Var(v)) = info.bindings.get(k).map(|b| &b.target)
-            else {
-                continue;
-            };
-            let c = cands.entry(*v).or_default();
-            let motion = matches!(
-                clause.kind,
-                ClauseKind::Map { .. } | ClauseKind::To { .. } | ClauseKind::From { .. }
-            );
-            match item.path.first() {
-                Some(Accessor::Member { name, arrow: false }) if motion && !item.deref => {
-                    c.mapped.insert(name.name.clone());
-                }
-                _ => c.whole = true,
+    for (v, motion, item) in var_items(module, id) {
+        let c = cands.entry(v).or_default();
+        match item.path.first() {
+            Some(Accessor::Member { name, arrow: false }) if motion && !item.deref => {
+                c.mapped.insert(name.name.clone());
             }
+            _ => c.whole = true,
         }
     }
     cands.retain(|v, c| !c.whole && !c.mapped.is_empty() && eligible_var(module, *v));
@@ -150,6 +141,43 @@ impl Split {
 /// for every `i`. Printed after the variable's name: `p[:][:]`.
 pub const ROWS: &str = "[:][:]";
 
+/// The rows object of array of pointers `v`.
+pub fn rows_of(v: VarId) -> Object {
+    Object::Field(v, ROWS.to_string())
+}
+
+/// Whether `o` is the rows of an array of pointers ([`split_rows`]).
+pub fn is_rows(o: &Object) -> bool {
+    matches!(o, Object::Field(_, m) if m == ROWS)
+}
+
+/// Every list item of function `id`'s directives that names a variable: the variable, whether
+/// the clause maps or moves it (`map`, `to`, `from`), and the item.
+fn var_items(
+    module: &Module,
+    id: FuncId,
+) -> impl Iterator<Item = (VarId, bool, &crate::pragma::ListItem)> + '_ {
+    module
+        .directives
+        .iter()
+        .filter(move |d| d.function == Some(id))
+        .flat_map(|info| {
+            info.directive
+                .clause_items()
+                .enumerate()
+                .filter_map(move |(k, (clause, item))| {
+                    let crate::ir::BindingTarget::Var(v) = info.bindings.get(k)?.target else {
+                        return None;
+                    };
+                    let motion = matches!(
+                        clause.kind,
+                        ClauseKind::Map { .. } | ClauseKind::To { .. } | ClauseKind::From { .. }
+                    );
+                    Some((v, motion, item))
+                })
+        })
+}
+
 /// Arrays of pointers whose rows function `id` maps one by one (`map(to: p[:n])`, then
 /// `map(to: p[i][:m])` for each row): followed as two objects, the array of pointers
 /// (`Object::Var`) and the data its pointers point to (`Object::Field(p, ROWS)`). Mapping a
@@ -174,26 +202,15 @@ pub fn split_rows(module: &Module, id: FuncId) -> HashSet<VarId> {
         other: bool,
     }
     let mut cands: HashMap<VarId, Seen> = HashMap::new();
-    for info in module.directives.iter().filter(|d| d.function == Some(id)) {
-        for (k, (clause, item)) in info.directive.clause_items().enumerate() {
-            let Some(crate::ir::BindingTarget::Var(v)) = info.bindings.get(k).map(|b| &b.target)
-            else {
-                continue;
-            };
-            let c = cands.entry(*v).or_default();
-            let motion = matches!(
-                clause.kind,
-                ClauseKind::Map { .. } | ClauseKind::To { .. } | ClauseKind::From { .. }
-            );
-            let subscript =
-                |a: &Accessor| matches!(a, Accessor::Index(_) | Accessor::Section { .. });
-            match item.path.as_slice() {
-                _ if !motion || item.deref => c.other = true,
-                [] => c.array = true,
-                [a] if subscript(a) => c.array = true,
-                [Accessor::Index(_), b] if subscript(b) => c.rows = true,
-                _ => c.other = true,
-            }
+    let subscript = |a: &Accessor| matches!(a, Accessor::Index(_) | Accessor::Section { .. });
+    for (v, motion, item) in var_items(module, id) {
+        let c = cands.entry(v).or_default();
+        match item.path.as_slice() {
+            _ if !motion || item.deref => c.other = true,
+            [] => c.array = true,
+            [a] if subscript(a) => c.array = true,
+            [Accessor::Index(_), b] if subscript(b) => c.rows = true,
+            _ => c.other = true,
         }
     }
     cands.retain(|v, c| c.array && c.rows && !c.other && pointer_array(module, *v));
@@ -220,9 +237,11 @@ pub fn split_rows(module: &Module, id: FuncId) -> HashSet<VarId> {
     let mut escapes: HashSet<crate::ir::ExprId> = HashSet::new();
     for st in func.stmts.iter() {
         match &st.kind {
-            StmtKind::Decl(ds) => escapes.extend(ds.iter().filter_map(|(_, i)| *i)),
+            StmtKind::Decl(ds) => {
+                escapes.extend(ds.iter().filter_map(|(_, i)| Some(func.strip_casts((*i)?))))
+            }
             StmtKind::Return(Some(e)) => {
-                escapes.insert(*e);
+                escapes.insert(func.strip_casts(*e));
             }
             _ => {}
         }
@@ -238,13 +257,13 @@ pub fn split_rows(module: &Module, id: FuncId) -> HashSet<VarId> {
             bad.insert(v);
             continue;
         };
-        if !matches!(func.expr(sub).kind, ExprKind::Subscript(b, _) if strip(func, b) == e) {
+        if !matches!(func.expr(sub).kind, ExprKind::Subscript(b, _) if func.strip_casts(b) == e) {
             bad.insert(v);
             continue;
         }
         // `p[e]`: a row indexed again, or the pointer written, compared or released.
         let Some((me, up)) = user(sub) else {
-            if escapes.contains(&sub) || escapes.iter().any(|x| strip(func, *x) == sub) {
+            if escapes.contains(&sub) {
                 bad.insert(v);
             }
             continue;
@@ -272,14 +291,6 @@ pub fn split_rows(module: &Module, id: FuncId) -> HashSet<VarId> {
         }
     }
     cands.into_keys().filter(|v| !bad.contains(v)).collect()
-}
-
-/// `e` without the casts around it.
-fn strip(func: &crate::ir::Function, mut e: crate::ir::ExprId) -> crate::ir::ExprId {
-    while let ExprKind::Cast(x) = func.expr(e).kind {
-        e = x;
-    }
-    e
 }
 
 /// A local array of pointers (`double *p[N]`) or a local pointer to pointers.

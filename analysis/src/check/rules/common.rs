@@ -131,7 +131,7 @@ pub fn paths(certain: bool) -> &'static str {
 pub fn item_text(cx: &Context, func: FuncId, object: &Object, name: &str) -> Option<String> {
     // The rows of an array of pointers: their items name one row by a loop's counter
     // (`p[i][0:m]`), which means another row, or nothing, elsewhere.
-    if matches!(object, Object::Field(_, m) if m == crate::check::env::split::ROWS) {
+    if crate::check::env::split::is_rows(object) {
         return None;
     }
     if let Some(m) =

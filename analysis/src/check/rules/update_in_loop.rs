@@ -41,7 +41,7 @@ pub fn findings(cx: &Context) -> Vec<Finding> {
         if items
             .motions
             .iter()
-            .any(|m| matches!(&m.object, Object::Field(_, r) if r == crate::check::env::split::ROWS))
+            .any(|m| crate::check::env::split::is_rows(&m.object))
         {
             continue;
         }
